@@ -1,0 +1,31 @@
+# Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's headers.
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Resolve dependencies before copying the sources, so a source change reuses this layer.
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib --product pagerd \
+    && install -D "$(swift build -c release --static-swift-stdlib --show-bin-path)/pagerd" /out/pagerd
+
+# Runtime stage: only libmicrohttpd, tini to pass signals on, and the binary.
+FROM debian:bookworm-slim
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 tini \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /out/pagerd /usr/local/bin/pagerd
+COPY config ./config
+ENV PAGERD_HOST=0.0.0.0 \
+    PAGERD_PORT=8080
+EXPOSE 8080
+USER 10001:10001
+# No curl in the image: bash's /dev/tcp sends the request.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PAGERD_PORT:-8080} && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/pagerd"]

@@ -1,0 +1,38 @@
+# pagerd: `make run` starts the service on 127.0.0.1:8080, `make test` runs every test.
+SWIFT ?= swift
+PYTHON ?= python3
+RELEASE_BIN := .build/release/pagerd
+
+.PHONY: deps build run test test-swift test-e2e python-deps container-check clean
+
+# Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
+deps:
+	@pkg-config --exists libmicrohttpd 2>/dev/null || { \
+		echo "installing libmicrohttpd-dev and pkg-config with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libmicrohttpd-dev pkg-config; }
+
+build: deps
+	$(SWIFT) build -c release --product pagerd
+
+run: build
+	$(RELEASE_BIN) --config config/pagerd.json
+
+python-deps:
+	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest
+
+test: deps python-deps
+	$(SWIFT) test
+	$(SWIFT) build -c release --product pagerd
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e
+
+test-swift: deps
+	$(SWIFT) test
+
+test-e2e: build python-deps
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e
+
+container-check:
+	bash ../shared/container-check/check.sh --smoke 'curl -fsS "$$BASE_URL/healthz"' .
+
+clean:
+	rm -rf .build

@@ -1,0 +1,66 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings applied to every target, so the whole package is held to one standard.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "pagerd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pagerd", targets: ["pagerd"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "JSON"),
+        .target(name: "PagerModel", dependencies: ["JSON"]),
+        .target(name: "PagerSessions", dependencies: ["PagerModel"]),
+        .target(
+            name: "PagerAPI",
+            dependencies: [
+                "MicroHTTP", "JSON", "PagerModel", "PagerSessions",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .target(
+            name: "PagerApp",
+            dependencies: [
+                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "pagerd", dependencies: ["PagerApp"]),
+        .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(
+            name: "PagerModelTests",
+            dependencies: ["PagerModel", "JSON", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "PagerAPITests", dependencies: ["PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport"]),
+        .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

@@ -1,0 +1,140 @@
+/// Writes JSON into a byte buffer directly, without an intermediate tree when the caller writes
+/// members one by one. Output is compact; strings escape only what RFC 8259 requires, plus
+/// U+2028 and U+2029 so the text is safe inside JavaScript too.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8]
+    private var needsComma: [Bool] = [false]
+
+    /// Creates an empty writer with room for `capacity` bytes.
+    public init(capacity: Int = 1024) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Writes a whole value.
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
+
+    /// Writes a whole value as a string.
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: encode(value), as: UTF8.self)
+    }
+
+    // MARK: - Structure
+
+    /// Starts an object.
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    /// Ends an object.
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    /// Starts an array.
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    /// Ends an array.
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes a member name; the next value written is its value.
+    public mutating func key(_ name: String) {
+        separate()
+        writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    // MARK: - Scalars
+
+    /// Writes `null`.
+    public mutating func null() { separate(); append("null") }
+    /// Writes a Boolean.
+    public mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false") }
+    /// Writes a string.
+    public mutating func string(_ value: String) { separate(); writeString(value) }
+    /// Writes an integer.
+    public mutating func int(_ value: Int) { separate(); append(String(value)) }
+
+    /// Writes a number; integral values print without a fraction, others in the shortest form
+    /// that reads back to the same Double. Non-finite values, which JSON cannot hold, print null.
+    public mutating func number(_ value: Double) {
+        separate()
+        guard value.isFinite else { append("null"); return }
+        if value == value.rounded(), abs(value) < 1e15 {
+            append(String(Int(value)))
+        } else {
+            append(value.description)
+        }
+    }
+
+    /// Writes any value.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for (name, member) in object {
+                key(name)
+                self.value(member)
+            }
+            endObject()
+        }
+    }
+
+    /// Writes `name: value` for an optional, writing null when it is nil.
+    public mutating func member(_ name: String, _ value: JSONValue) {
+        key(name)
+        self.value(value)
+    }
+
+    // MARK: - Internals
+
+    private mutating func separate() {
+        let last = needsComma.count - 1
+        if needsComma[last] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[last] = true
+    }
+
+    private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var i = 0
+            let count = utf8.count
+            while i < count {
+                let byte = utf8[i]
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+                    bytes.append(Self.hex[Int(byte >> 4)])
+                    bytes.append(Self.hex[Int(byte & 0xF)])
+                case 0xE2 where i + 2 < count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                    bytes.append(contentsOf: Array("\\u202".utf8))
+                    bytes.append(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                    i += 2
+                default: bytes.append(byte)
+                }
+                i += 1
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,33 @@
+/// One HTTP request, copied out of the server's C memory before it is handed to a responder.
+public struct HTTPRequest: Sendable {
+    /// The request method as sent, for example `GET`.
+    public var method: String
+    /// The decoded path, without the query string, for example `/v1/sessions`.
+    public var path: String
+    /// The decoded query arguments, in order; a key without `=` has an empty value.
+    public var query: [(name: String, value: String)]
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The complete body; empty when the request had none.
+    public var body: [UInt8]
+
+    /// Creates a request value; tests use it to call a responder without a socket.
+    public init(
+        method: String,
+        path: String,
+        query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the query argument `name`, if present.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}

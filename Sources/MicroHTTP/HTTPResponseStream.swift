@@ -1,0 +1,121 @@
+import Synchronization
+
+/// A response body written over time, such as a Server-Sent Events stream.
+///
+/// The application writes; the server sends what was written and waits, without holding a thread,
+/// when nothing is buffered. The stream ends when the application finishes it, when the client goes
+/// away (the next failed send ends the connection), or when the server stops.
+public final class HTTPResponseStream: Sendable {
+    struct State {
+        var buffer: [UInt8] = []
+        var sent = 0
+        var finished = false
+        var closed = false
+        var waiting = false
+        var wake: (@Sendable () -> Void)?
+        var onClose: [@Sendable () -> Void] = []
+    }
+
+    /// The outcome of one read by the server.
+    enum ReadResult: Equatable {
+        case bytes(Int)
+        case wait
+        case end
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an open stream with nothing buffered.
+    public init() {}
+
+    /// Queues bytes for the client. Returns false, writing nothing, once the stream is closed.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        let wake: (@Sendable () -> Void)? = state.withLock { state in
+            guard !state.closed, !state.finished else { return nil }
+            state.buffer.append(contentsOf: bytes)
+            return state.takeWake()
+        }
+        wake?()
+        return !isClosed
+    }
+
+    /// Ends the stream once what is buffered has been sent.
+    public func finish() {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.finished = true
+            return state.takeWake()
+        }
+        wake?()
+    }
+
+    /// Whether the server has stopped sending this stream (the client left, or it ended).
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Bytes written but not yet handed to the socket; a writer may coalesce while this is large.
+    public var bufferedByteCount: Int { state.withLock { $0.buffer.count - $0.sent } }
+
+    /// Registers `handler` to run once when the server stops sending this stream; it runs at once
+    /// when the stream is already closed.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.closed { return true }
+            state.onClose.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    // MARK: - Server side
+
+    /// Binds the stream to the connection's resume function; called once when it is queued.
+    func attach(wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// Copies buffered bytes into `destination`, or says to wait or to end. When it says to wait,
+    /// `suspend` has been called under the stream's lock, so a concurrent write cannot be missed.
+    func read(into destination: UnsafeMutableRawBufferPointer, suspend: () -> Void) -> ReadResult {
+        state.withLock { state in
+            let available = state.buffer.count - state.sent
+            if available > 0 {
+                let count = min(available, destination.count)
+                state.buffer.withUnsafeBytes { source in
+                    destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
+                }
+                state.sent += count
+                if state.sent == state.buffer.count {
+                    state.buffer.removeAll(keepingCapacity: true)
+                    state.sent = 0
+                }
+                return .bytes(count)
+            }
+            if state.finished || state.closed { return .end }
+            suspend()
+            state.waiting = true
+            return .wait
+        }
+    }
+
+    /// Marks the stream closed and runs the close handlers; called when the server drops it.
+    func close() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else { return [] }
+            state.closed = true
+            state.waiting = false
+            state.wake = nil
+            defer { state.onClose = [] }
+            return state.onClose
+        }
+        for handler in handlers { handler() }
+    }
+}
+
+extension HTTPResponseStream.State {
+    /// The resume function, if the server is waiting for data; clears the wait.
+    mutating func takeWake() -> (@Sendable () -> Void)? {
+        guard waiting, !closed else { return nil }
+        waiting = false
+        return wake
+    }
+}

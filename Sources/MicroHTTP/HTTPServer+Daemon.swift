@@ -1,0 +1,264 @@
+// The only file that talks to libmicrohttpd. C pointers never leave a callback's frame except the
+// connection handle, which is boxed for the single hop back from the responder's task.
+private import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+private import Glibc
+#endif
+
+/// The running daemon, guarded by the server's lock.
+struct DaemonState: @unchecked Sendable {
+    // @unchecked: the handle is only used under the server's lock or by libmicrohttpd itself.
+    var handle: OpaquePointer?
+    var listenSocket: Int32 = -1
+    var port = 0
+}
+
+/// A connection handle carried into the responder's task. libmicrohttpd allows
+/// `MHD_resume_connection` from any thread, which is all the task does with it.
+private struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What a streamed response's callbacks need: the stream and the connection to resume.
+private final class StreamBinding {
+    let stream: HTTPResponseStream
+    let connection: ConnectionHandle
+
+    init(stream: HTTPResponseStream, connection: ConnectionHandle) {
+        self.stream = stream
+        self.connection = connection
+    }
+}
+
+extension HTTPServer {
+    // MARK: - Life cycle
+
+    func startDaemon() throws(HTTPServerError) {
+        let config = configuration
+        var flags = MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        switch config.threading {
+        case .poll: flags |= MHD_USE_POLL_INTERNAL_THREAD.rawValue
+        case .epollPool: flags |= MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+        }
+        guard var address = SocketAddress(host: config.host, port: config.port) else {
+            throw .invalidHost(config.host)
+        }
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+
+        var options: [MHD_OptionItem] = [
+            Self.option(.CONNECTION_LIMIT, config.connectionLimit),
+            Self.option(.PER_IP_CONNECTION_LIMIT, config.perIPConnectionLimit),
+            Self.option(.CONNECTION_TIMEOUT, config.connectionTimeout),
+            Self.option(.CONNECTION_MEMORY_LIMIT, config.connectionMemoryLimit),
+            Self.option(.STRICT_FOR_CLIENT, config.strictForClient ? 1 : 0),
+        ]
+        if config.threading == .epollPool {
+            options.append(Self.option(.THREAD_POOL_SIZE, max(2, config.threadPoolSize)))
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let handle: OpaquePointer? = address.withSockaddr { sockaddr in
+            options.append(MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr))
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeMutableBufferPointer { items in
+                CMicroHTTPD_start(flags, 0, Self.accessHandler, me, Self.completedHandler, me, items.baseAddress)
+            }
+        }
+        try daemon.withLock { state throws(HTTPServerError) in
+            guard state.handle == nil else {
+                if let handle { MHD_stop_daemon(handle) }
+                throw .alreadyStarted
+            }
+            guard let handle else { throw .startFailed(host: config.host, port: config.port) }
+            state.handle = handle
+            state.port = Int(CMicroHTTPD_bound_port(handle))
+        }
+    }
+
+    /// Stops accepting connections; false when the server was not running.
+    func quiesce() -> Bool {
+        daemon.withLock { state in
+            guard let handle = state.handle, !stopping.exchange(true, ordering: .acquiringAndReleasing) else {
+                return false
+            }
+            state.listenSocket = MHD_quiesce_daemon(handle)
+            return true
+        }
+    }
+
+    func stopDaemon() {
+        daemon.withLock { state in
+            guard let handle = state.handle else { return }
+            MHD_stop_daemon(handle)
+            if state.listenSocket >= 0 { close(state.listenSocket) }
+            state = DaemonState()
+        }
+        stopping.store(false, ordering: .releasing)
+    }
+
+    func resume(_ context: RequestContext) {
+        if let connection = context.connection { MHD_resume_connection(connection.pointer) }
+    }
+
+    private static func option(_ option: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: value, ptr_value: nil)
+    }
+
+    // MARK: - Callbacks
+
+    private static let accessHandler: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
+        guard let cls, let connection, let uploadDataSize, let requestState else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        return server.handle(
+            connection, url: url, method: method, upload: uploadData, uploadSize: uploadDataSize,
+            requestState: requestState)
+    }
+
+    private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
+        guard let cls, let requestState, let raw = requestState.pointee else { return }
+        requestState.pointee = nil
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        server.live.subtract(1, ordering: .releasing)
+    }
+
+    private func handle(
+        _ connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let raw = requestState.pointee else {
+            // First call: headers only. Copy everything out of C memory now.
+            let context = RequestContext(
+                method: method.map { String(cString: $0) } ?? "",
+                path: url.map { String(cString: $0) } ?? "/")
+            context.headers = HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND))
+            context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
+            requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+            live.add(1, ordering: .relaxed)
+            if let refusal = RequestFraming.refusal(for: context.headers, maxBodyBytes: configuration.maxBodyBytes) {
+                context.phase = .answered
+                return queue(responder.response(for: refusal), on: connection, context: context)
+            }
+            return .YES
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        switch context.phase {
+        case .receiving:
+            if uploadSize.pointee > 0 {
+                let count = uploadSize.pointee
+                if context.body.count + count > configuration.maxBodyBytes {
+                    context.bodyOverflow = true
+                } else if let upload {
+                    upload.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                        context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                    }
+                }
+                uploadSize.pointee = 0
+                return .YES
+            }
+            if context.bodyOverflow {
+                context.phase = .answered
+                let refusal = responder.response(for: .bodyTooLarge(limit: configuration.maxBodyBytes))
+                return queue(refusal, on: connection, context: context)
+            }
+            context.phase = .processing
+            context.connection = ConnectionBox(pointer: connection)
+            active.withLock { $0[ObjectIdentifier(context)] = context }
+            MHD_suspend_connection(connection)
+            let request = context.makeRequest()
+            let responder = self.responder
+            Task { [self] in
+                let response = await responder.respond(to: request)
+                if context.offer(response) { resume(context) }
+            }
+            return .YES
+        case .processing:
+            guard let response = context.takeResponse() else {
+                // Not ready: wait again rather than let the library call back in a busy loop.
+                MHD_suspend_connection(connection)
+                return .YES
+            }
+            context.phase = .answered
+            return queue(response, on: connection, context: context)
+        case .answered:
+            return .YES
+        }
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        let created: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            created = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .stream(let stream):
+            let binding = StreamBinding(stream: stream, connection: ConnectionHandle(pointer: connection))
+            let handle = binding.connection
+            stream.attach { MHD_resume_connection(handle.pointer) }
+            context.stream = stream
+            if context.connection == nil {
+                context.connection = ConnectionBox(pointer: connection)
+                active.withLock { $0[ObjectIdentifier(context)] = context }
+            }
+            created = MHD_create_response_from_callback(
+                UInt64.max, 4096, Self.streamReader, Unmanaged.passRetained(binding).toOpaque(),
+                Self.streamFree)
+        }
+        guard let created else { return .NO }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(created, name, value)
+        }
+        if stopping.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(created, "Connection", "close")
+        }
+        let result = MHD_queue_response(connection, UInt32(response.status), created)
+        MHD_destroy_response(created)
+        return result
+    }
+
+    private static let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+        guard let cls, let buffer else { return -2 }
+        let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeUnretainedValue()
+        let destination = UnsafeMutableRawBufferPointer(start: buffer, count: max)
+        switch binding.stream.read(into: destination, suspend: { MHD_suspend_connection(binding.connection.pointer) }) {
+        case .bytes(let count): return count
+        case .wait: return 0
+        case .end: return -1
+        }
+    }
+
+    private static let streamFree: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
+        binding.stream.close()
+    }
+
+    /// Copies the header or query values of a connection into Swift strings.
+    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
+        var collected: [(name: String, value: String)] = []
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let list = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+                list.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, pointer)
+        }
+        return collected
+    }
+}
+
+/// The connection a context is bound to while its answer is pending; boxed so a context can
+/// carry it without exposing a C type.
+struct ConnectionBox: @unchecked Sendable {
+    // @unchecked: used only to resume the connection, which libmicrohttpd allows from any thread.
+    fileprivate let pointer: OpaquePointer
+}

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// Why the server could not start.
+public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The host is not an IP address literal or `localhost`.
+    case invalidHost(String)
+    /// The library refused to start (port in use, no permission, bad option).
+    case startFailed(host: String, port: Int)
+    /// `start()` was called twice.
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host): "host '\(host)' is not an IPv4 or IPv6 address or 'localhost'"
+        case .startFailed(let host, let port): "cannot listen on \(host):\(port) (address in use or not permitted)"
+        case .alreadyStarted: "the server is already started"
+        }
+    }
+}
+
+/// An HTTP/1.1 server on GNU libmicrohttpd that hands each complete request to an async responder.
+///
+/// The library's threads never wait for Swift: a finished request suspends its connection, a task
+/// runs the responder, and the connection resumes to send the answer (see `HTTPServer+Daemon`).
+public final class HTTPServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+    let daemon = Mutex(DaemonState())
+    let live = Atomic<Int>(0)
+    let active = Mutex([ObjectIdentifier: RequestContext]())
+    let stopping = Atomic<Bool>(false)
+
+    /// Creates a stopped server.
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    deinit {
+        precondition(daemon.withLock { $0.handle == nil }, "an HTTPServer was released while running: call stop()")
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0); 0 when stopped.
+    public var port: Int { daemon.withLock { $0.port } }
+
+    /// Requests between their first header and their completion, streams included.
+    public var liveRequestCount: Int { live.load(ordering: .acquiring) }
+
+    /// Starts listening. Throws when the address cannot be bound.
+    public func start() throws(HTTPServerError) {
+        try startDaemon()
+    }
+
+    /// Stops gracefully: stops accepting, ends open streams, lets requests in flight finish for up
+    /// to `gracePeriod`, answers any still unfinished with the responder's shutdown refusal, then
+    /// closes every connection.
+    public func stop(gracePeriod: Duration = .seconds(10)) async {
+        guard quiesce() else { return }
+        for context in activeContexts() { context.stream?.finish() }
+        await waitForUnfinishedWork(until: .now + gracePeriod)
+        if hasUnfinishedWork {
+            let refusal = responder.response(for: .shuttingDown)
+            for context in activeContexts() {
+                if context.offer(refusal) { resume(context) }
+                context.stream?.finish()
+            }
+            await waitForUnfinishedWork(until: .now + .seconds(2))
+        }
+        stopDaemon()
+    }
+
+    private func activeContexts() -> [RequestContext] {
+        active.withLock { Array($0.values) }
+    }
+
+    /// Whether a request still waits for its responder or a stream is still sending. Requests
+    /// already answered are not waited for: stopping the daemon closes their connections.
+    private var hasUnfinishedWork: Bool {
+        activeContexts().contains { $0.isAwaitingResponse || $0.stream.map { !$0.isClosed } ?? false }
+    }
+
+    private func waitForUnfinishedWork(until deadline: ContinuousClock.Instant) async {
+        while hasUnfinishedWork, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

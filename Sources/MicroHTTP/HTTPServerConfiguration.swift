@@ -1,0 +1,57 @@
+/// How the server's event loop is threaded.
+public enum HTTPThreading: String, Sendable, CaseIterable {
+    /// One internal thread using `poll`: the mode that never stalled in measurements.
+    case poll
+    /// A pool of internal threads using `epoll`. Single-thread epoll is not offered: it stalls
+    /// with exactly 128 ready connections in libmicrohttpd 0.9.75.
+    case epollPool = "epoll-pool"
+}
+
+/// Everything the HTTP server needs to start.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// The address to bind: an IPv4 or IPv6 literal, or `localhost`.
+    public var host: String
+    /// The port to bind; 0 picks a free one (read it from `HTTPServer.port`).
+    public var port: Int
+    /// The threading mode.
+    public var threading: HTTPThreading
+    /// Threads in the pool for `.epollPool` (at least 2).
+    public var threadPoolSize: Int
+    /// Connections served at once; beyond it clients wait in the listen backlog.
+    public var connectionLimit: Int
+    /// Connections from one IP address at once; 0 means no limit (behind a proxy).
+    public var perIPConnectionLimit: Int
+    /// Seconds an idle connection is kept; 0 keeps it forever.
+    public var connectionTimeout: Int
+    /// Bytes of memory per connection for the request line and headers.
+    public var connectionMemoryLimit: Int
+    /// Whether to refuse requests that break HTTP/1.1 rules, such as a missing Host.
+    public var strictForClient: Bool
+    /// The largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+
+    /// Creates a configuration; the defaults are safe for a public server.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        threading: HTTPThreading = .poll,
+        threadPoolSize: Int = 2,
+        connectionLimit: Int = 1024,
+        perIPConnectionLimit: Int = 64,
+        connectionTimeout: Int = 30,
+        connectionMemoryLimit: Int = 32 * 1024,
+        strictForClient: Bool = true,
+        maxBodyBytes: Int = 64 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.threading = threading
+        self.threadPoolSize = threadPoolSize
+        self.connectionLimit = connectionLimit
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.connectionTimeout = connectionTimeout
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.strictForClient = strictForClient
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An IPv4 or IPv6 socket address parsed from a literal host.
+struct SocketAddress {
+    private var storage = sockaddr_storage()
+    /// Whether the address is IPv6.
+    let isIPv6: Bool
+
+    /// Parses `host` (an IP literal, or `localhost` for 127.0.0.1) with `port`; nil if unparsable.
+    init?(host: String, port: Int) {
+        guard (0...65535).contains(port) else { return nil }
+        let literal = host == "localhost" ? "127.0.0.1" : host
+        let unbracketed = literal.hasPrefix("[") && literal.hasSuffix("]") ? String(literal.dropFirst().dropLast()) : literal
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, unbracketed, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: v4, as: sockaddr_in.self) }
+            isIPv6 = false
+            return
+        }
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET6, unbracketed, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: v6, as: sockaddr_in6.self) }
+            isIPv6 = true
+            return
+        }
+        return nil
+    }
+
+    /// Calls `body` with a pointer to the address, valid only during the call.
+    mutating func withSockaddr<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R {
+        withUnsafeMutableBytes(of: &storage) { body($0.baseAddress!) }
+    }
+}

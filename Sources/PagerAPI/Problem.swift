@@ -1,0 +1,48 @@
+public import MicroHTTP
+import JSON
+
+extension APIError {
+    /// The problem+json response for this error.
+    public var response: HTTPResponse {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("type")
+        writer.string("about:blank")
+        writer.key("title")
+        writer.string(title)
+        writer.key("status")
+        writer.int(status)
+        writer.key("detail")
+        writer.string(detail)
+        writer.key("code")
+        writer.string(code)
+        if let field {
+            writer.key("field")
+            writer.string(field)
+        }
+        writer.endObject()
+        var headers: HTTPHeaders = ["Content-Type": "application/problem+json; charset=utf-8"]
+        for (name, value) in self.headers { headers.add(name, value) }
+        return HTTPResponse(status: status, headers: headers, body: writer.bytes)
+    }
+}
+
+extension HTTPRefusal {
+    /// The API error a refusal by the HTTP layer is answered with.
+    var apiError: APIError {
+        switch self {
+        case .bodyTooLarge(let limit):
+            APIError(status: 413, code: "body_too_large", detail: "The request body is larger than \(limit) bytes.")
+        case .lengthRequired:
+            APIError(
+                status: 411, code: "length_required",
+                detail: "A chunked request body is not accepted; send the body with a Content-Length.")
+        case .ambiguousFraming(let reason):
+            APIError(status: 400, code: "invalid_request", detail: "Ambiguous message framing: \(reason).")
+        case .shuttingDown:
+            APIError(
+                status: 503, code: "shutting_down", detail: "The server is stopping; retry shortly.",
+                headers: [("Retry-After", "1"), ("Connection", "close")])
+        }
+    }
+}

@@ -1,0 +1,56 @@
+public import MicroHTTP
+
+/// How log lines are written.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// One human-readable line per event.
+    case text
+    /// One JSON object per line.
+    case json
+}
+
+/// Everything pagerd is configured with, after the file, the environment and the flags.
+public struct Configuration: Sendable, Equatable {
+    /// The HTTP server's settings.
+    public var server = HTTPServerConfiguration()
+    /// Pages per session.
+    public var maxPages = 1000
+    /// Screens pushed on one page's stack.
+    public var maxStackDepth = 32
+    /// Bytes of JSON content per page or screen.
+    public var maxContentBytes = 16 * 1024
+    /// Live sessions.
+    public var maxSessions = 100_000
+    /// Seconds after which an idle session is evicted.
+    public var idleTTL = 1800
+    /// The bearer token every `/v1` request must carry; nil for none.
+    public var authToken: String?
+    /// Origins allowed by CORS; `*` allows any.
+    public var corsOrigins = ["*"]
+    /// The folder of template files.
+    public var templatesPath = "config/templates"
+    /// The lowest log level written: trace, debug, info, notice, warning, error, critical.
+    public var logLevel = "info"
+    /// The log line format.
+    public var logFormat = LogFormat.text
+    /// Seconds requests in flight get to finish when stopping.
+    public var shutdownGrace = 10
+    /// Seconds between heartbeats on event streams.
+    public var eventHeartbeat = 15
+    /// Event-stream subscribers at once.
+    public var maxSubscribers = 512
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A configuration value that is not acceptable, naming the setting and where it came from.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The setting's name as written in the file, for example `port`.
+    public var setting: String
+    /// Where the value came from: the file path, the variable or the flag.
+    public var source: String
+    /// What is wrong.
+    public var reason: String
+
+    public var description: String { "invalid configuration: \(setting) (from \(source)): \(reason)" }
+}

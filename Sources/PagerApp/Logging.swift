@@ -1,0 +1,53 @@
+import Foundation
+import JSON
+import Logging
+
+/// Writes each log event as one JSON object per line on standard error.
+struct JSONLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("time")
+        writer.string(ISO8601DateFormatter().string(from: Date()))
+        writer.key("level")
+        writer.string(event.level.rawValue)
+        writer.key("logger")
+        writer.string(label)
+        writer.key("message")
+        writer.string(event.message.description)
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+            writer.key(key)
+            writer.string(value.description)
+        }
+        writer.endObject()
+        FileHandle.standardError.write(Data(writer.bytes + [0x0A]))
+    }
+}
+
+/// Sets up swift-log once for the process.
+enum LogSetup {
+    static func bootstrap(format: LogFormat, level: String) {
+        let level = Logger.Level(rawValue: level) ?? .info
+        LoggingSystem.bootstrap { label in
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            case .json:
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+    }
+}

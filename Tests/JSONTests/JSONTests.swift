@@ -1,0 +1,65 @@
+import JSON
+import Testing
+
+@Suite("JSON parser and writer")
+struct JSONTests {
+    @Test(
+        "valid documents parse to the expected values",
+        arguments: [
+            ("null", JSONValue.null),
+            (" true ", .bool(true)),
+            ("-0.5e2", .number(-50)),
+            ("0", .number(0)),
+            ("\"a\\u00e9\\ud83d\\ude00\\n\"", .string("aé😀\n")),
+            ("[1, [2], {}]", .array([1, [2], .object(JSONObject())])),
+            ("{\"b\": 1, \"a\": [true, null]}", JSONValue.object(["b": 1, "a": [true, nil]])),
+            ("\"포즈픽\"", .string("포즈픽")),
+        ])
+    func parses(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
+    @Test(
+        "malformed documents are refused",
+        arguments: [
+            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "+1", "tru", "nul", "\"abc", "\"\\x\"", "\"\\ud800\"",
+            "\"\\udc00\"", "{a:1}", "[1 2]", "1 2", "'a'", "\"tab\there\"", "1e999", "NaN", "{\"a\" 1}",
+            String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
+        ])
+    func refuses(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test("invalid UTF-8 inside a string is refused")
+    func invalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test("64 levels of nesting are accepted")
+    func deepestAccepted() throws {
+        let text = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try JSONParser.parse(text) }
+    }
+
+    @Test(
+        "the writer produces compact JSON that reads back the same",
+        arguments: [
+            (JSONValue.object(["x": 97.5, "n": 3, "s": "q\"\\\n\u{01}", "neg": -0.25, "big": 1e20]),
+             "{\"x\":97.5,\"n\":3,\"s\":\"q\\\"\\\\\\n\\u0001\",\"neg\":-0.25,\"big\":1e+20}"),
+            (JSONValue.object(["a": [], "b": .object([:]), "c": nil, "d": false]), "{\"a\":[],\"b\":{},\"c\":null,\"d\":false}"),
+            (.string("\u{2028}한"), "\"\\u2028한\""),
+        ])
+    func writes(value: JSONValue, expected: String) throws {
+        #expect(JSONWriter.string(value) == expected)
+        #expect(try JSONParser.parse(expected) == value)
+    }
+
+    @Test("a merge patch replaces, removes and merges objects member by member")
+    func mergePatch() {
+        let base: JSONObject = ["a": 1, "b": ["x": 1, "y": 2], "c": 3]
+        let patch: JSONObject = ["a": 9, "b": ["y": nil, "z": 3], "c": nil, "d": "new"]
+        let merged = base.merging(patch: patch)
+        #expect(JSONValue.object(merged) == ["a": 9, "b": ["x": 1, "z": 3], "d": "new"])
+        #expect(merged.keys == ["a", "b", "d"])
+    }
+}

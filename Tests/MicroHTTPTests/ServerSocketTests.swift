@@ -1,0 +1,230 @@
+import Foundation
+import MicroHTTP
+import TestSupport
+import Testing
+
+@Suite("HTTP server over a real socket")
+struct ServerSocketTests {
+    @Test("method, path, query and headers reach the responder")
+    func requestValues() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            #expect(port > 0)
+            let response = try await onThread {
+                try RawHTTPConnection(port: port).request(
+                    "DELETE", "/a/b?x=1&y=two%20words&flag", headers: [("X-Echo-One", "v1")])
+            }
+            #expect(response.status == 200)
+            #expect(response.headers["X-Method"] == "DELETE")
+            #expect(response.headers["X-Path"] == "/a/b")
+            #expect(response.headers["X-Query"] == "x=1&y=two words&flag=")
+            #expect(response.headers["X-Echoed"] == "X-Echo-One: v1")
+            #expect(server.liveRequestCount == 0)
+        }
+    }
+
+    @Test("a body sent in pieces arrives whole")
+    func bodySplitAcrossCallbacks() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let body = Array((0..<5000).map { UInt8($0 % 251) })
+            let response = try await onThread {
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("POST /split HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+                for start in stride(from: 0, to: body.count, by: 1000) {
+                    Thread.sleep(forTimeInterval: 0.02)
+                    try connection.send(Array(body[start..<min(start + 1000, body.count)]))
+                }
+                return try connection.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.body == body)
+            #expect(response.headers["X-Body-Length"] == "5000")
+        }
+    }
+
+    @Test("a POST with neither Content-Length nor Transfer-Encoding has an empty body")
+    func postWithoutBody() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let response = try await onThread {
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("POST /next HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.headers["X-Body-Length"] == "0")
+        }
+    }
+
+    @Test(
+        "framing the server refuses before the responder sees the request",
+        arguments: [
+            ("Content-Length: 70000\r\n", 413),
+            ("Transfer-Encoding: chunked\r\n", 411),
+            ("Content-Length: 3\r\nTransfer-Encoding: chunked\r\n", 400),
+            ("Content-Length: 3\r\nContent-Length: 3\r\n", 400),
+            ("Transfer-Encoding: gzip\r\n", 400),
+            ("Transfer-Encoding: gzip, chunked\r\n", 400),
+        ])
+    func framingRefusals(headers: String, status: Int) async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let response = try await onThread {
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("POST /x HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == status)
+            #expect(response.headers["X-Method"] == nil, "the responder must not have been called")
+            try await waitUntilIdle(server)
+        }
+    }
+
+    @Test("a body at exactly the cap is accepted, one byte more is refused")
+    func bodyCap() async throws {
+        var configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 0)
+        configuration.maxBodyBytes = 1000
+        try await withTestServer(configuration) { server in
+            let port = server.port
+            let (ok, refused) = try await onThread {
+                let a = try RawHTTPConnection(port: port).request("PUT", "/cap", body: [UInt8](repeating: 65, count: 1000))
+                let b = try RawHTTPConnection(port: port).request("PUT", "/cap", body: [UInt8](repeating: 65, count: 1001))
+                return (a, b)
+            }
+            #expect(ok.status == 200)
+            #expect(ok.body.count == 1000)
+            #expect(refused.status == 413)
+            #expect(refused.text == "too large 1000")
+        }
+    }
+
+    @Test("200 concurrent keep-alive clients × 20 requests are all answered correctly")
+    func concurrentKeepAlive() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<200 {
+                    group.addTask {
+                        try await onThread {
+                            let connection = try RawHTTPConnection(port: port)
+                            var correct = 0
+                            for i in 0..<20 {
+                                let body = Array("client \(client) request \(i)".utf8)
+                                let response = try connection.request("POST", "/c/\(client)?i=\(i)", body: body)
+                                if response.status == 200, response.body == body,
+                                    response.headers["X-Path"] == "/c/\(client)", response.headers["X-Query"] == "i=\(i)"
+                                {
+                                    correct += 1
+                                }
+                            }
+                            return correct
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(results.count == 200)
+            #expect(results.allSatisfy { $0 == 20 })
+            try await waitUntilIdle(server)
+        }
+    }
+
+    @Test("256 keep-alive connections in each threading mode never stall", arguments: HTTPThreading.allCases)
+    func manyConnections(threading: HTTPThreading) async throws {
+        let configuration = HTTPServerConfiguration(port: 0, threading: threading, perIPConnectionLimit: 0)
+        try await withTestServer(configuration) { server in
+            let port = server.port
+            // Open all 256 first, then send on every one at once, so up to 256 are ready together.
+            let connections = try await onThread { try (0..<256).map { _ in try RawHTTPConnection(port: port) } }
+            let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, connection) in connections.enumerated() {
+                    group.addTask {
+                        try await onThread {
+                            var ok = 0
+                            for round in 0..<5 {
+                                let response = try connection.request("GET", "/n/\(index)?r=\(round)")
+                                if response.status == 200, response.headers["X-Path"] == "/n/\(index)" { ok += 1 }
+                            }
+                            return ok
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(answered == 256 * 5)
+        }
+    }
+
+    @Test("stop while busy lets requests in flight finish, then refuses new connections")
+    func stopWhileBusy() async throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0),
+            responder: EchoResponder(delay: .milliseconds(300)))
+        try server.start()
+        let port = server.port
+        let inFlight = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<20 {
+                    group.addTask { try await onThread { try RawHTTPConnection(port: port).request("GET", "/busy/\(i)").status } }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await server.stop()
+        let statuses = try await inFlight.value
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(server.liveRequestCount == 0)
+        #expect(server.port == 0)
+        await #expect(throws: RawHTTPError.self) {
+            try await onThread { try RawHTTPConnection(port: port).request("GET", "/after") }
+        }
+    }
+
+    @Test("a streamed response is sent as it is written, and ends when finished")
+    func streamedResponse() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let response = try await onThread { try RawHTTPConnection(port: port).request("GET", "/stream?count=4") }
+            #expect(response.status == 200)
+            #expect(response.headers["Transfer-Encoding"] == "chunked")
+            #expect(response.text == "line 0\nline 1\nline 2\nline 3\n")
+            try await waitUntilIdle(server)
+        }
+    }
+
+    @Test("stop ends streams that are still open and exits cleanly")
+    func stopWithOpenStream() async throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0),
+            responder: EchoResponder())
+        try server.start()
+        let port = server.port
+        let reader = Task {
+            try await onThread { try RawHTTPConnection(port: port).request("GET", "/stream?count=2&open=1").text }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.liveRequestCount == 1)
+        await server.stop()
+        #expect(try await reader.value == "line 0\nline 1\n")
+        #expect(server.liveRequestCount == 0)
+    }
+
+    @Test("starting on a port in use fails with a clear error")
+    func portInUse() async throws {
+        try await withTestServer { server in
+            let second = HTTPServer(
+                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: server.port), responder: EchoResponder())
+            #expect(throws: HTTPServerError.startFailed(host: "127.0.0.1", port: server.port)) { try second.start() }
+            let bad = HTTPServer(configuration: HTTPServerConfiguration(host: "example.com"), responder: EchoResponder())
+            #expect(throws: HTTPServerError.invalidHost("example.com")) { try bad.start() }
+        }
+    }
+
+    /// The completion callback runs just after the response is sent; give it a moment.
+    private func waitUntilIdle(_ server: HTTPServer) async throws {
+        for _ in 0..<200 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.liveRequestCount == 0)
+    }
+}

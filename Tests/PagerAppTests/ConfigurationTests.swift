@@ -1,0 +1,134 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+@testable import PagerApp
+
+@Suite("Configuration: file, then environment, then flags")
+struct ConfigurationTests {
+    private func writeFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("defaults match the spec when no file exists")
+    func defaults() throws {
+        let configuration = try ConfigurationLoader(environment: [:], configFlag: nil).load()
+        #expect(configuration.maxPages == 1000)
+        #expect(configuration.maxStackDepth == 32)
+        #expect(configuration.maxContentBytes == 16384)
+        #expect(configuration.maxSessions == 100_000)
+        #expect(configuration.idleTTL == 1800)
+        #expect(configuration.server.maxBodyBytes == 65536)
+        #expect(configuration.server.perIPConnectionLimit == 64)
+        #expect(configuration.server.threading == .poll)
+        #expect(configuration.corsOrigins == ["*"])
+        #expect(configuration.authToken == nil)
+    }
+
+    @Test("the environment overrides the file and flags override both")
+    func precedence() throws {
+        let path = try writeFile(#"{"port": 9000, "maxPages": 10, "host": "0.0.0.0", "logFormat": "json"}"#)
+        let fileOnly = try ConfigurationLoader(environment: ["PAGERD_CONFIG": path]).load()
+        #expect(fileOnly.server.port == 9000)
+        #expect(fileOnly.server.host == "0.0.0.0")
+        #expect(fileOnly.maxPages == 10)
+        #expect(fileOnly.logFormat == .json)
+
+        let environment = ["PAGERD_CONFIG": path, "PAGERD_PORT": "9001", "PAGERD_MAX_PAGES": "20",
+                           "PAGERD_CORS_ORIGINS": "https://a.example, https://b.example"]
+        let withEnvironment = try ConfigurationLoader(environment: environment).load()
+        #expect(withEnvironment.server.port == 9001)
+        #expect(withEnvironment.maxPages == 20)
+        #expect(withEnvironment.corsOrigins == ["https://a.example", "https://b.example"])
+
+        let withFlags = try ConfigurationLoader(environment: environment, flags: ["port": "9002"]).load()
+        #expect(withFlags.server.port == 9002)
+        #expect(withFlags.maxPages == 20)
+        #expect(withFlags.server.host == "0.0.0.0")
+    }
+
+    @Test("--config takes precedence over PAGERD_CONFIG")
+    func configFlag() throws {
+        let a = try writeFile(#"{"port": 1111}"#)
+        let b = try writeFile(#"{"port": 2222}"#)
+        let configuration = try ConfigurationLoader(environment: ["PAGERD_CONFIG": a], configFlag: b).load()
+        #expect(configuration.server.port == 2222)
+    }
+
+    @Test(
+        "bad values name the setting and where they came from",
+        arguments: [
+            (["PAGERD_PORT": "70000"], "port", "PAGERD_PORT"),
+            (["PAGERD_PORT": "http"], "port", "PAGERD_PORT"),
+            (["PAGERD_STRICT_FOR_CLIENT": "maybe"], "strictForClient", "PAGERD_STRICT_FOR_CLIENT"),
+            (["PAGERD_THREADING": "epoll"], "threading", "PAGERD_THREADING"),
+            (["PAGERD_MAX_PAGES": "0"], "maxPages", "PAGERD_MAX_PAGES"),
+            (["PAGERD_LOG_LEVEL": "loud"], "logLevel", "PAGERD_LOG_LEVEL"),
+            (["PAGERD_CORS_ORIGINS": "example.com"], "corsOrigins", "configuration"),
+            (["PAGERD_AUTH_TOKEN": "two words"], "authToken", "configuration"),
+            (["PAGERD_CONFIG": "/nonexistent/pagerd.json"], "config", "/nonexistent/pagerd.json"),
+        ])
+    func environmentErrors(environment: [String: String], setting: String, source: String) {
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: environment).load() }
+        do {
+            _ = try ConfigurationLoader(environment: environment).load()
+        } catch {
+            #expect(error.setting == setting)
+            #expect(error.source == source)
+        }
+    }
+
+    @Test(
+        "bad files name the setting",
+        arguments: [
+            (#"{"port": "8080"}"#, "port"),
+            (#"{"port": 80.5}"#, "port"),
+            (#"{"nonsense": 1}"#, "nonsense"),
+            (#"{"corsOrigins": [1]}"#, "corsOrigins"),
+            (#"[1]"#, "config"),
+            (#"{"port": 1,}"#, "config"),
+        ])
+    func fileErrors(text: String, setting: String) throws {
+        let path = try writeFile(text)
+        do {
+            _ = try ConfigurationLoader(environment: ["PAGERD_CONFIG": path]).load()
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.setting == setting)
+            #expect(error.source == path)
+        }
+    }
+
+    @Test("every setting has a distinct key, variable and flag")
+    func settingsTableIsConsistent() {
+        let keys = Setting.all.map(\.key), variables = Setting.all.map(\.environment), flags = Setting.all.map(\.flag)
+        #expect(Set(keys).count == keys.count)
+        #expect(Set(variables).count == variables.count)
+        #expect(Set(flags).count == flags.count)
+        #expect(variables.allSatisfy { $0.hasPrefix("PAGERD_") })
+        // The command line offers a flag for every setting.
+        guard case .run(let parsed, _) = PagerdCommand.outcome(for: Setting.all.flatMap { ["--\($0.flag)", "1"] }) else {
+            Issue.record("every setting's flag should parse")
+            return
+        }
+        #expect(parsed.keys.sorted() == keys.sorted())
+    }
+
+    @Test("the shipped config/pagerd.json loads and equals the defaults")
+    func shippedFile() throws {
+        let path = try #require(Self.repositoryFile("config/pagerd.json"))
+        let configuration = try ConfigurationLoader(environment: ["PAGERD_CONFIG": path]).load()
+        var expected = Configuration()
+        expected.server.port = 8080
+        #expect(configuration == expected)
+    }
+
+    static func repositoryFile(_ relative: String) -> String? {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let path = url.appendingPathComponent(relative).path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("The pagerd process", .serialized)
+struct ProcessTests {
+    @Test("starts on port 0 from flags, answers /healthz, and exits 0 on SIGTERM within 5 s")
+    func sigtermStopsGracefully() async throws {
+        let process = try PagerdProcess.launch(arguments: ["--port", "0", "--log-format", "json"])
+        let port = try await process.port()
+        let health = try await onThread { try RawHTTPConnection(port: port).request("GET", "/healthz") }
+        #expect(health.status == 200)
+        #expect(health.text == #"{"status":"ok"}"#)
+        let started = ContinuousClock.now
+        process.signal(SIGTERM)
+        let status = try await process.waitForExit(timeout: .seconds(5))
+        #expect(status == 0)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("SIGINT also stops it with status 0")
+    func sigintStopsGracefully() async throws {
+        let process = try PagerdProcess.launch(arguments: ["--port", "0"])
+        _ = try await process.port()
+        process.signal(SIGINT)
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
+    }
+
+    @Test("a bad setting exits 2 with a message naming it", arguments: [
+        (["--port", "-1"], [String: String](), "port"),
+        (["--port", "0"], ["PAGERD_MAX_SESSIONS": "lots"], "maxSessions"),
+        (["--no-such-flag"], [String: String](), "no-such-flag"),
+    ])
+    func badSettingExits2(arguments: [String], environment: [String: String], named: String) async throws {
+        let process = try PagerdProcess.launch(arguments: arguments, environment: environment)
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 2)
+        #expect(process.standardError.contains(named))
+    }
+}

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// The built `pagerd` executable, started as a child process for tests.
+public final class PagerdProcess: @unchecked Sendable {
+    // @unchecked: the Process is only driven from the test that owns this object.
+    private let process = Process()
+    private let errorPipe = Pipe()
+    private let output = LockedBuffer()
+
+    /// The executable: `PAGERD_BINARY` when set, else the one `swift build` put beside the tests.
+    public static var executableURL: URL {
+        if let path = ProcessInfo.processInfo.environment["PAGERD_BINARY"] { return URL(fileURLWithPath: path) }
+        let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return tests.deletingLastPathComponent().appendingPathComponent("pagerd")
+    }
+
+    /// The repository root, the working directory pagerd is started in.
+    public static var repositoryRoot: URL {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }
+
+    /// Starts pagerd with `arguments`, in the repository root, logging to a captured stderr.
+    public static func launch(arguments: [String], environment: [String: String] = [:]) throws -> PagerdProcess {
+        let child = PagerdProcess()
+        child.process.executableURL = executableURL
+        child.process.arguments = arguments
+        child.process.currentDirectoryURL = repositoryRoot
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGERD_") }
+        env.merge(environment) { $1 }
+        child.process.environment = env
+        child.process.standardError = child.errorPipe
+        child.process.standardOutput = FileHandle.nullDevice
+        let buffer = child.output
+        child.errorPipe.fileHandleForReading.readabilityHandler = { handle in
+            buffer.append(handle.availableData)
+        }
+        try child.process.run()
+        return child
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// What the process wrote to stderr so far.
+    public var standardError: String { output.text }
+
+    /// The port from the "listening" log line; waits up to 10 s for it.
+    public func port() async throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let text = standardError
+            if let range = text.range(of: #"port[=":]+\s*"?(\d+)"#, options: .regularExpression) {
+                let digits = text[range].filter(\.isNumber)
+                if let port = Int(digits), port > 0 { return port }
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw RawHTTPError.malformed("pagerd did not report its port: \(standardError)")
+    }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to exit and returns its status; throws after `timeout`.
+    public func waitForExit(timeout: Duration) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw RawHTTPError.malformed("pagerd did not exit within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+}
+
+private final class LockedBuffer: @unchecked Sendable {
+    // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}

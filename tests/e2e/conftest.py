@@ -1,0 +1,87 @@
+"""Fixtures that start the real pagerd binary on a free port and talk to it over sockets."""
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("PAGERD_BINARY", str(ROOT / ".build" / "release" / "pagerd"))
+
+
+class Pagerd:
+    """One running pagerd process."""
+
+    def __init__(self, extra_env=None, args=()):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PAGERD_")}
+        env.update({"PAGERD_HOST": "127.0.0.1", "PAGERD_PORT": "0", "PAGERD_PER_IP_CONNECTION_LIMIT": "0"})
+        env.update(extra_env or {})
+        self.proc = subprocess.Popen(
+            [BINARY, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        self.log = []
+        self.port = self._read_port()
+
+    def _read_port(self):
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                break
+            self.log.append(line)
+            match = re.search(r"port=(\d+)", line)
+            if match:
+                return int(match.group(1))
+        raise RuntimeError("pagerd did not start: " + "".join(self.log))
+
+    def request(self, method, path, body=None, headers=None):
+        """Sends one request on a new connection; returns (status, headers, body bytes)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        headers = dict(headers or {})
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+            headers.setdefault("Content-Type", "application/json")
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        result = (response.status, {k.lower(): v for k, v in response.getheaders()}, data)
+        conn.close()
+        return result
+
+    def json(self, method, path, body=None, headers=None):
+        status, headers, data = self.request(method, path, body, headers)
+        return status, headers, (json.loads(data) if data else None)
+
+    def stop(self, sig=signal.SIGTERM, timeout=5):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=timeout)
+        finally:
+            self.proc.stderr.close()
+
+
+@pytest.fixture
+def pagerd():
+    server = Pagerd()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def start_pagerd():
+    started = []
+
+    def start(extra_env=None, args=()):
+        server = Pagerd(extra_env, args)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
