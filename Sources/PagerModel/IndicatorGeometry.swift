@@ -1,0 +1,64 @@
+import Foundation
+
+/// The indicator's frame: the unwrapped frame plus the visible pieces inside the tab bar.
+public struct Indicator: Sendable, Equatable {
+    /// The unwrapped left edge (may lie outside the bar while wrapping across a loop's seam).
+    public var x: Double
+    /// The width.
+    public var width: Double
+    /// The height, as configured.
+    public var height: Double
+    /// The visible pieces, clipped to [0, contentWidth]: the piece inside the bar's unwrapped
+    /// range first, then the piece that wrapped around, if any.
+    public var segments: [Frame]
+}
+
+/// The indicator formulas of SPEC §2.3.
+enum IndicatorGeometry {
+    /// a(f) = 1 − cos(f·π/2): starts slow.
+    static func ease(_ f: Double) -> Double { 1 - cos(f * .pi / 2) }
+    /// d(f) = sin(f·π/2): starts fast.
+    static func lead(_ f: Double) -> Double { sin(f * .pi / 2) }
+
+    static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double { a + (b - a) * t }
+
+    /// The frame between `current` and `target` at progress `f` in `style`.
+    static func interpolate(from current: Frame, to target: Frame, progress f: Double, style: IndicatorStyle) -> Frame {
+        switch style {
+        case .linear:
+            return Frame(x: lerp(current.x, target.x, f), width: lerp(current.width, target.width, f))
+        case .elastic:
+            let left: Double, right: Double
+            if target.x > current.x {
+                left = lerp(current.x, target.x, ease(f))
+                right = lerp(current.maxX, target.maxX, lead(f))
+            } else {
+                left = lerp(current.x, target.x, lead(f))
+                right = lerp(current.maxX, target.maxX, ease(f))
+            }
+            return Frame(x: left, width: right - left)
+        }
+    }
+
+    /// The visible pieces of `frame` in a bar of `contentWidth`, wrapping what passes either edge.
+    static func segments(of frame: Frame, contentWidth: Double) -> [Frame] {
+        var pieces: [Frame] = []
+        let insideLeft = max(frame.x, 0), insideRight = min(frame.maxX, contentWidth)
+        if insideRight - insideLeft > 0 { pieces.append(Frame(x: insideLeft, width: insideRight - insideLeft)) }
+        if frame.x < 0 {
+            let width = min(-frame.x, frame.width)
+            if width > 0 { pieces.append(Frame(x: contentWidth + frame.x, width: width)) }
+        }
+        if frame.maxX > contentWidth {
+            let width = min(frame.maxX - contentWidth, frame.width)
+            if width > 0 { pieces.append(Frame(x: max(frame.x - contentWidth, 0), width: width)) }
+        }
+        return pieces
+    }
+
+    /// clamp(x + w/2 − W/2, 0, max(0, contentWidth − W)).
+    static func tabBarOffset(for frame: Frame, viewportWidth: Double, contentWidth: Double) -> Double {
+        let centred = frame.x + frame.width / 2 - viewportWidth / 2
+        return min(max(centred, 0), max(0, contentWidth - viewportWidth))
+    }
+}

@@ -1,0 +1,153 @@
+public import JSON
+
+/// A screen pushed on a page's navigation stack.
+public struct Screen: Sendable, Equatable {
+    /// The screen's id (same rules as a page id; need not be unique).
+    public var id: String
+    /// An optional title.
+    public var title: String?
+    /// Opaque content for the client, if any.
+    public var content: JSONObject?
+
+    /// Creates a screen.
+    public init(id: String, title: String? = nil, content: JSONObject? = nil) {
+        self.id = id
+        self.title = title
+        self.content = content
+    }
+}
+
+/// One page of a pager.
+public struct Page: Sendable, Equatable {
+    /// Unique within its pager: 1–64 characters of `[A-Za-z0-9._-]`.
+    public var id: String
+    /// The tab's title, at most 200 characters.
+    public var title: String
+    /// The tab's width in a scrollable tab bar; estimated from the title when nil.
+    public var tabWidth: Double?
+    /// Opaque content for the client; `{}` when none was given.
+    public var content: JSONObject
+    /// Screens pushed above the page's root, bottom first.
+    public var stack: [Screen]
+
+    /// Creates a page.
+    public init(id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = []) {
+        self.id = id
+        self.title = title
+        self.tabWidth = tabWidth
+        self.content = content
+        self.stack = stack
+    }
+}
+
+/// An action a client can offer, such as "add a page".
+public struct PagerAction: Sendable, Equatable {
+    /// A stable id the client acts on.
+    public var id: String
+    /// The label to show.
+    public var title: String
+
+    /// Creates an action.
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
+}
+
+/// What to show when a pager has no pages.
+public struct EmptyState: Sendable, Equatable {
+    /// The message.
+    public var title: String
+    /// The action offered, if any.
+    public var action: PagerAction?
+
+    /// Creates an empty state.
+    public init(title: String, action: PagerAction? = nil) {
+        self.title = title
+        self.action = action
+    }
+}
+
+/// Limits a pager is held to; the defaults are the spec's.
+public struct PagerLimits: Sendable, Equatable {
+    /// Pages in one pager.
+    public var maxPages: Int
+    /// Screens pushed on one page's stack.
+    public var maxStackDepth: Int
+    /// Bytes of compact JSON in one page's or screen's content.
+    public var maxContentBytes: Int
+
+    /// Creates limits.
+    public init(maxPages: Int = 1000, maxStackDepth: Int = 32, maxContentBytes: Int = 16 * 1024) {
+        self.maxPages = maxPages
+        self.maxStackDepth = maxStackDepth
+        self.maxContentBytes = maxContentBytes
+    }
+}
+
+extension Page {
+    /// The most characters a title may have.
+    public static let maxTitleLength = 200
+
+    /// Whether `id` is 1–64 characters of `[A-Za-z0-9._-]`.
+    public static func isValidID(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        guard (1...64).contains(utf8.count) else { return false }
+        return utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// Checks every rule a page must meet by itself; `field` prefixes the names in errors.
+    public func validate(field: String, limits: PagerLimits) throws(PagerError) {
+        try Self.validateID(id, field: "\(field).id")
+        try Self.validateTitle(title, field: "\(field).title")
+        if let tabWidth { try Self.validatePositive(tabWidth, field: "\(field).tabWidth") }
+        try Self.validateContent(content, field: "\(field).content", limits: limits)
+        guard stack.count <= limits.maxStackDepth else {
+            throw .limitExceeded(field: "\(field).stack", "A stack holds at most \(limits.maxStackDepth) screens.")
+        }
+        for (position, screen) in stack.enumerated() {
+            try screen.validate(field: "\(field).stack[\(position)]", limits: limits)
+        }
+    }
+
+    static func validateID(_ id: String, field: String) throws(PagerError) {
+        guard isValidID(id) else {
+            throw .invalid(field: field, "An id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+        }
+    }
+
+    static func validateTitle(_ title: String, field: String) throws(PagerError) {
+        guard title.count <= maxTitleLength else {
+            throw .invalid(field: field, "A title has at most \(maxTitleLength) characters.")
+        }
+    }
+
+    static func validatePositive(_ value: Double, field: String) throws(PagerError) {
+        guard value.isFinite, value > 0 else { throw .invalid(field: field, "Must be a finite number greater than 0.") }
+    }
+
+    static func validateContent(_ content: JSONObject, field: String, limits: PagerLimits) throws(PagerError) {
+        guard !content.isEmpty else { return }
+        let size = JSONWriter.encode(.object(content)).count
+        guard size <= limits.maxContentBytes else {
+            throw .limitExceeded(
+                field: field, "Content is \(size) bytes of JSON; at most \(limits.maxContentBytes) are allowed.")
+        }
+    }
+}
+
+extension Screen {
+    /// Checks the screen's id, title and content.
+    public func validate(field: String, limits: PagerLimits) throws(PagerError) {
+        try Page.validateID(id, field: "\(field).id")
+        if let title { try Page.validateTitle(title, field: "\(field).title") }
+        if let content { try Page.validateContent(content, field: "\(field).content", limits: limits) }
+    }
+}

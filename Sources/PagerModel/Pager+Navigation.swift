@@ -1,0 +1,146 @@
+extension Pager {
+    // MARK: - Neighbours
+
+    /// The index one step away in `direction`, wrapping in a loop; nil at a bounded end or with
+    /// fewer than two pages.
+    public func neighbor(of position: Int, _ direction: Direction) -> Int? {
+        let count = pages.count
+        guard count > 1, pages.indices.contains(position) else { return nil }
+        let step = direction == .forward ? 1 : -1
+        let target = position + step
+        if (0..<count).contains(target) { return target }
+        return settings.mode == .loop ? (target + count) % count : nil
+    }
+
+    /// Whether a move backward is possible from the current page.
+    public var canGoPrevious: Bool { index.flatMap { neighbor(of: $0, .reverse) } != nil }
+
+    /// Whether a move forward is possible from the current page.
+    public var canGoNext: Bool { index.flatMap { neighbor(of: $0, .forward) } != nil }
+
+    /// The edge a move from `position` in `direction` meets (lands on or is stopped at), if any.
+    /// A loop of two or more pages has no edges.
+    func edge(after position: Int, moving direction: Direction) -> Edge? {
+        guard settings.mode == .bounded || pages.count < 2 else { return nil }
+        switch direction {
+        case .forward: return position == pages.count - 1 ? .end : nil
+        case .reverse: return position == 0 ? .start : nil
+        }
+    }
+
+    // MARK: - Moves
+
+    mutating func currentIndex() throws(PagerError) -> Int {
+        guard let index else { throw PagerError.empty }
+        return index
+    }
+
+    mutating func move(_ direction: Direction, report: inout Report) throws(PagerError) {
+        let current = try currentIndex()
+        transition = nil
+        if let target = neighbor(of: current, direction) {
+            index = target
+            report.moved = true
+            report.edge = edge(after: target, moving: direction)
+        } else {
+            report.moved = false
+            report.edge = edge(after: current, moving: direction)
+        }
+    }
+
+    mutating func select(_ reference: PageReference, path: JumpPath, report: inout Report) throws(PagerError) {
+        let current = try currentIndex()
+        let target: Int
+        switch reference {
+        case .index(let value):
+            guard pages.indices.contains(value) else {
+                throw .indexOutOfRange(field: "index", value, "0...\(pages.count - 1)")
+            }
+            target = value
+        case .id(let id):
+            guard let position = pages.firstIndex(where: { $0.id == id }) else { throw .pageNotFound(id, field: "page") }
+            target = position
+        }
+        transition = nil
+        guard target != current else {
+            report.moved = false
+            return
+        }
+        let count = pages.count
+        var direction: Direction = target > current ? .forward : .reverse
+        var wraps = false
+        if settings.mode == .loop, path == .shortest {
+            let forwardSteps = (target - current + count) % count
+            direction = forwardSteps <= count - forwardSteps ? .forward : .reverse
+            wraps = true
+        }
+        var keyframes: [Keyframe] = []
+        var position = current
+        while position != target {
+            position = wraps ? (position + (direction == .forward ? 1 : -1) + count) % count
+                : position + (direction == .forward ? 1 : -1)
+            keyframes.append(keyframe(at: position))
+        }
+        index = target
+        report.moved = true
+        report.keyframes = keyframes
+        report.direction = direction
+        report.edge = edge(after: target, moving: direction)
+    }
+
+    // MARK: - Swipes
+
+    mutating func scroll(_ input: ScrollInput, report: inout Report) throws(PagerError) {
+        let current = try currentIndex()
+        let W = settings.viewportWidth
+        let raw: Double
+        let field: String
+        switch input {
+        case .progress(let p): raw = p; field = "progress"
+        case .offset(let offset): raw = offset / W - Double(current); field = "offset"
+        case .windowOffset(let offset): raw = (offset - W) / W; field = "windowOffset"
+        }
+        guard raw.isFinite else { throw .invalid(field: field, "Must be a finite number.") }
+        let p = min(max(raw, -1), 1)
+        if p == 0 {
+            if transition != nil { transition?.progress = 0 }
+            return
+        }
+        let direction: Direction = p > 0 ? .forward : .reverse
+        guard let target = neighbor(of: current, direction) else {
+            transition = nil
+            report.edge = edge(after: current, moving: direction)
+            return
+        }
+        transition = Transition(from: current, to: target, progress: abs(p), direction: direction)
+    }
+
+    mutating func beginTransition(to target: Int) throws(PagerError) {
+        let current = try currentIndex()
+        guard pages.indices.contains(target) else {
+            throw .indexOutOfRange(field: "to", target, "0...\(pages.count - 1)")
+        }
+        if let transition, transition.to == target { return }
+        let direction: Direction
+        if neighbor(of: current, .forward) == target {
+            direction = .forward
+        } else if neighbor(of: current, .reverse) == target {
+            direction = .reverse
+        } else {
+            throw PagerError(
+                kind: .notANeighbor, field: "to",
+                detail: "Page \(target) is not a neighbour of the current page \(current).")
+        }
+        transition = Transition(from: current, to: target, progress: 0, direction: direction)
+    }
+
+    mutating func endTransition(completed: Bool, report: inout Report) {
+        guard let transition else {
+            report.moved = false
+            return
+        }
+        self.transition = nil
+        if completed { index = transition.to }
+        report.moved = completed
+    }
+}

@@ -1,0 +1,142 @@
+/// A page named by index, id and title.
+public struct PageSummary: Sendable, Equatable {
+    public var index: Int
+    public var id: String
+    public var title: String
+
+    /// Creates a summary.
+    public init(index: Int, id: String, title: String) {
+        self.index = index
+        self.id = id
+        self.title = title
+    }
+}
+
+/// The tab bar's reported state.
+public struct TabBarState: Sendable, Equatable {
+    public var layout: TabLayout
+    public var contentWidth: Double
+    public var offset: Double
+
+    /// Creates a tab bar state.
+    public init(layout: TabLayout, contentWidth: Double, offset: Double) {
+        self.layout = layout
+        self.contentWidth = contentWidth
+        self.offset = offset
+    }
+}
+
+/// One tab as reported.
+public struct Tab: Sendable, Equatable {
+    public var index: Int
+    public var id: String
+    public var title: String
+    public var frame: Frame
+}
+
+extension Pager {
+    /// The current page, if any.
+    public var currentPage: Page? { index.map { pages[$0] } }
+
+    /// The page before the current one, wrapping in a loop.
+    public var previousSummary: PageSummary? { index.flatMap { neighbor(of: $0, .reverse) }.map(summary) }
+
+    /// The page after the current one, wrapping in a loop.
+    public var nextSummary: PageSummary? { index.flatMap { neighbor(of: $0, .forward) }.map(summary) }
+
+    /// The summary of page `position`.
+    public func summary(_ position: Int) -> PageSummary {
+        PageSummary(index: position, id: pages[position].id, title: pages[position].title)
+    }
+
+    /// The indexes within `preload` steps on each side, nearest first (before, then after, at each
+    /// distance), without the current page and without repeats in a small loop.
+    public var preloadIndices: [Int] {
+        guard let current = index, settings.preload > 0 else { return [] }
+        var result: [Int] = []
+        var seen: Set<Int> = [current]
+        var back = current, ahead = current
+        for _ in 0..<settings.preload {
+            if let previous = neighbor(of: back, .reverse) {
+                back = previous
+                if seen.insert(previous).inserted { result.append(previous) }
+            }
+            if let following = neighbor(of: ahead, .forward) {
+                ahead = following
+                if seen.insert(following).inserted { result.append(following) }
+            }
+            if seen.count == pages.count { break }
+        }
+        return result
+    }
+
+    /// The trailing action, reported only while the current page of a bounded pager is its last.
+    public var reportedTrailingAction: PagerAction? {
+        guard settings.mode == .bounded, let index, index == pages.count - 1 else { return nil }
+        return settings.trailingAction
+    }
+
+    /// The empty state, reported only while there are no pages.
+    public var reportedEmptyState: EmptyState? { pages.isEmpty ? settings.emptyState : nil }
+
+    /// (c + σ·f)·W: the horizontal scroll offset, unclamped and unwrapped.
+    public var pageOffset: Double {
+        guard let index else { return 0 }
+        let moving = transition.map { $0.direction.sign * $0.progress } ?? 0
+        return (Double(index) + moving) * settings.viewportWidth
+    }
+
+    /// Every tab's frame; empty without a tab bar or pages.
+    public var tabs: [Tab] {
+        guard geometry.hasTabs else { return [] }
+        return pages.indices.map { Tab(index: $0, id: pages[$0].id, title: pages[$0].title, frame: geometry.frame($0)) }
+    }
+
+    /// The frame of tab `position`.
+    public func tabFrame(_ position: Int) -> Frame { geometry.frame(position) }
+
+    /// The indicator now: at rest on the current tab, or between tabs during a transition.
+    public var indicator: Indicator? {
+        guard let index, geometry.hasTabs else { return nil }
+        return indicatorFrame(at: index, transition: transition)
+    }
+
+    /// The tab bar's layout, content width and scroll offset.
+    public var tabBar: TabBarState {
+        let layout = settings.tabBar.layout
+        guard layout != .none else { return TabBarState(layout: .none, contentWidth: 0, offset: 0) }
+        let offset = indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0
+        return TabBarState(layout: layout, contentWidth: geometry.contentWidth, offset: offset)
+    }
+
+    /// The keyframe at rest on page `position`.
+    func keyframe(at position: Int) -> Keyframe {
+        let indicator = geometry.hasTabs ? indicatorFrame(at: position, transition: nil) : nil
+        return Keyframe(
+            index: position, pageOffset: Double(position) * settings.viewportWidth, indicator: indicator,
+            tabBarOffset: indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0)
+    }
+
+    private func indicatorFrame(at position: Int, transition: Transition?) -> Indicator {
+        let current = geometry.frame(position)
+        let contentWidth = geometry.contentWidth
+        var frame = current
+        if let transition {
+            var target = geometry.frame(transition.to)
+            // Across a loop's seam the target is taken one period away, so the indicator keeps
+            // moving the way the page moves.
+            if transition.direction == .forward, transition.to < transition.from { target.x += contentWidth }
+            if transition.direction == .reverse, transition.to > transition.from { target.x -= contentWidth }
+            frame = IndicatorGeometry.interpolate(
+                from: current, to: target, progress: transition.progress, style: settings.tabBar.indicatorStyle)
+        }
+        let segments = transition == nil ? [frame] : IndicatorGeometry.segments(of: frame, contentWidth: contentWidth)
+        return Indicator(x: frame.x, width: frame.width, height: settings.tabBar.indicatorHeight, segments: segments)
+    }
+
+    private func barOffset(for frame: Frame) -> Double {
+        guard settings.tabBar.layout == .scrollable else { return 0 }
+        return IndicatorGeometry.tabBarOffset(
+            for: frame, viewportWidth: settings.viewportWidth, contentWidth: geometry.contentWidth)
+    }
+}

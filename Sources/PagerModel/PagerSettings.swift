@@ -1,0 +1,112 @@
+/// What happens past the last page.
+public enum PagerMode: String, Sendable, CaseIterable {
+    /// Stops at the first and the last page.
+    case bounded
+    /// After the last page comes the first, and before the first the last.
+    case loop
+}
+
+/// How tabs are laid out.
+public enum TabLayout: String, Sendable, CaseIterable {
+    /// Equal widths filling the viewport.
+    case fixed
+    /// Per-tab widths in a bar that scrolls.
+    case scrollable
+    /// No tab bar.
+    case none
+}
+
+/// How the indicator moves between tabs.
+public enum IndicatorStyle: String, Sendable, CaseIterable {
+    /// Position and width interpolate linearly.
+    case linear
+    /// The leading edge leads and the trailing edge follows, so the indicator stretches.
+    case elastic
+}
+
+/// Which way a page move goes.
+public enum Direction: String, Sendable {
+    /// Toward higher indexes (or across the seam to 0 in a loop).
+    case forward
+    /// Toward lower indexes.
+    case reverse
+
+    /// +1 forward, −1 reverse.
+    public var sign: Double { self == .forward ? 1 : -1 }
+}
+
+/// Which end of a bounded pager a move or a scroll met.
+public enum Edge: String, Sendable {
+    case start
+    case end
+}
+
+/// The tab bar's settings.
+public struct TabBarSettings: Sendable, Equatable {
+    public var layout: TabLayout = .fixed
+    /// Gap between tabs, s.
+    public var spacing: Double = 0
+    /// Leading and trailing inset, e.
+    public var inset: Double = 0
+    /// Narrowest estimated scrollable tab.
+    public var minTabWidth: Double = 48
+    /// Padding on each side of an estimated title.
+    public var tabPadding: Double = 16
+    /// Width of one title cell.
+    public var charWidth: Double = 8
+    public var indicatorStyle: IndicatorStyle = .linear
+    /// Reported as is.
+    public var indicatorHeight: Double = 2
+
+    /// The defaults of the spec.
+    public init() {}
+}
+
+/// Everything about a pager other than its pages, position and transition.
+public struct PagerSettings: Sendable, Equatable {
+    public var mode: PagerMode = .bounded
+    /// The page width W.
+    public var viewportWidth: Double = 390
+    public var tabBar = TabBarSettings()
+    /// Neighbours on each side returned with the state.
+    public var preload: Int = 1
+    /// What lies past the last page of a bounded pager, if anything.
+    public var trailingAction: PagerAction?
+    /// What to show with no pages.
+    public var emptyState: EmptyState?
+
+    /// The defaults of the spec.
+    public init() {}
+
+    /// The most pages `preload` may ask for on each side.
+    public static let maxPreload = 100
+
+    /// Checks the numeric rules of §2.2 (the fixed-width rule needs the page count: see `Pager`).
+    public func validate() throws(PagerError) {
+        try Page.validatePositive(viewportWidth, field: "viewport.width")
+        try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
+        try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
+        try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")
+        for (value, field) in [(tabBar.spacing, "tabBar.spacing"), (tabBar.inset, "tabBar.inset"),
+                               (tabBar.tabPadding, "tabBar.tabPadding")] {
+            guard value.isFinite, value >= 0 else {
+                throw .invalid(field: field, "Must be a finite number greater than or equal to 0.")
+            }
+        }
+        guard (0...Self.maxPreload).contains(preload) else {
+            throw .invalid(field: "preload", "Must be an integer from 0 to \(Self.maxPreload).")
+        }
+        if let trailingAction { try trailingAction.validate(field: "trailingAction") }
+        if let emptyState {
+            try Page.validateTitle(emptyState.title, field: "emptyState.title")
+            try emptyState.action?.validate(field: "emptyState.action")
+        }
+    }
+}
+
+extension PagerAction {
+    func validate(field: String) throws(PagerError) {
+        try Page.validateID(id, field: "\(field).id")
+        try Page.validateTitle(title, field: "\(field).title")
+    }
+}
