@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e python-deps container-check clean
+.PHONY: deps build run test test-swift test-e2e python-deps container-check clean openapi
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
 deps:
@@ -36,3 +36,7 @@ container-check:
 
 clean:
 	rm -rf .build
+
+# Regenerates the OpenAPI document embedded in the binary from tools/openapi.py.
+openapi:
+	$(PYTHON) tools/openapi.py

@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
-        .target(name: "PagerSessions", dependencies: ["PagerModel"]),
+        .target(name: "PagerSessions", dependencies: ["PagerModel", "JSON"]),
         .target(
             name: "PagerAPI",
             dependencies: [

@@ -141,8 +141,9 @@ extension HTTPServer {
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             live.add(1, ordering: .relaxed)
+            active.withLock { $0[ObjectIdentifier(context)] = context }
             if let refusal = RequestFraming.refusal(for: context.headers, maxBodyBytes: configuration.maxBodyBytes) {
-                context.phase = .answered
+                context.markAnswered()
                 return queue(responder.response(for: refusal), on: connection, context: context)
             }
             return .YES
@@ -163,13 +164,13 @@ extension HTTPServer {
                 return .YES
             }
             if context.bodyOverflow {
-                context.phase = .answered
+                context.markAnswered()
                 let refusal = responder.response(for: .bodyTooLarge(limit: configuration.maxBodyBytes))
                 return queue(refusal, on: connection, context: context)
             }
             context.phase = .processing
             context.connection = ConnectionBox(pointer: connection)
-            active.withLock { $0[ObjectIdentifier(context)] = context }
+            context.startWaiting()
             MHD_suspend_connection(connection)
             let request = context.makeRequest()
             let responder = self.responder
@@ -204,10 +205,6 @@ extension HTTPServer {
             let handle = binding.connection
             stream.attach { MHD_resume_connection(handle.pointer) }
             context.stream = stream
-            if context.connection == nil {
-                context.connection = ConnectionBox(pointer: connection)
-                active.withLock { $0[ObjectIdentifier(context)] = context }
-            }
             created = MHD_create_response_from_callback(
                 UInt64.max, 4096, Self.streamReader, Unmanaged.passRetained(binding).toOpaque(),
                 Self.streamFree)

@@ -53,20 +53,23 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: stops accepting, ends open streams, lets requests in flight finish for up
-    /// to `gracePeriod`, answers any still unfinished with the responder's shutdown refusal, then
-    /// closes every connection.
-    public func stop(gracePeriod: Duration = .seconds(10)) async {
+    /// to `gracePeriod` (answering any still unfinished with the responder's shutdown refusal),
+    /// gives queued responses up to `drainPeriod` to reach their clients, then closes every
+    /// connection.
+    public func stop(gracePeriod: Duration = .seconds(10), drainPeriod: Duration = .seconds(2)) async {
         guard quiesce() else { return }
         for context in activeContexts() { context.stream?.finish() }
-        await waitForUnfinishedWork(until: .now + gracePeriod)
+        await wait(until: .now + gracePeriod) { !$0.hasUnfinishedWork }
         if hasUnfinishedWork {
             let refusal = responder.response(for: .shuttingDown)
             for context in activeContexts() {
                 if context.offer(refusal) { resume(context) }
                 context.stream?.finish()
             }
-            await waitForUnfinishedWork(until: .now + .seconds(2))
         }
+        // A request is complete once its response has been handed to the socket; an idle
+        // keep-alive connection holds no request, so this does not wait for idle clients.
+        await wait(until: .now + drainPeriod) { $0.liveRequestCount == 0 }
         stopDaemon()
     }
 
@@ -80,8 +83,8 @@ public final class HTTPServer: Sendable {
         activeContexts().contains { $0.isAwaitingResponse || $0.stream.map { !$0.isClosed } ?? false }
     }
 
-    private func waitForUnfinishedWork(until deadline: ContinuousClock.Instant) async {
-        while hasUnfinishedWork, ContinuousClock.now < deadline {
+    private func wait(until deadline: ContinuousClock.Instant, for condition: (HTTPServer) -> Bool) async {
+        while !condition(self), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -15,6 +15,9 @@ final class RequestContext: @unchecked Sendable {
     }
 
     enum Handoff {
+        /// Headers or body still arriving.
+        case receiving
+        /// The responder is working; the connection is suspended.
         case waiting
         case ready(HTTPResponse)
         case delivered
@@ -34,7 +37,7 @@ final class RequestContext: @unchecked Sendable {
     }
     private let streamSlot = Mutex<HTTPResponseStream?>(nil)
     var connection: ConnectionBox?
-    let handoff = Mutex(Handoff.waiting)
+    let handoff = Mutex(Handoff.receiving)
 
     init(method: String, path: String) {
         self.method = method
@@ -55,9 +58,25 @@ final class RequestContext: @unchecked Sendable {
         }
     }
 
-    /// Whether the responder has not answered yet.
+    /// Whether the request has not been answered yet (still arriving, or with the responder).
     var isAwaitingResponse: Bool {
-        handoff.withLock { if case .waiting = $0 { true } else { false } }
+        handoff.withLock {
+            switch $0 {
+            case .receiving, .waiting: true
+            case .ready, .delivered: false
+            }
+        }
+    }
+
+    /// Marks the body complete and the responder at work.
+    func startWaiting() {
+        handoff.withLock { $0 = .waiting }
+    }
+
+    /// Marks the request answered without the responder (a refusal queued directly).
+    func markAnswered() {
+        phase = .answered
+        handoff.withLock { $0 = .delivered }
     }
 
     /// Takes the stored response, if the responder has produced one.

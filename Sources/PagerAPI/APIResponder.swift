@@ -1,5 +1,6 @@
 public import MicroHTTP
 import JSON
+public import PagerSessions
 import Synchronization
 
 /// Whether the service should receive traffic; `/readyz` reports it.
@@ -16,16 +17,44 @@ public final class Readiness: Sendable {
     public func set(_ value: Bool) { ready.store(value, ordering: .relaxed) }
 }
 
-/// The HTTP face of pagerd: routes each request to its handler and turns errors into problems.
+/// Options of the HTTP face that come from configuration.
+public struct APIOptions: Sendable {
+    /// The bearer token `/v1` routes require; nil for none.
+    public var authToken: String?
+    /// Origins allowed by CORS; `*` allows any.
+    public var corsOrigins: [String]
+    /// Requests between their first header and completion, for `/metrics`.
+    public var liveRequests: @Sendable () -> Int
+
+    /// Creates options.
+    public init(authToken: String? = nil, corsOrigins: [String] = ["*"], liveRequests: @escaping @Sendable () -> Int = { 0 }) {
+        self.authToken = authToken
+        self.corsOrigins = corsOrigins
+        self.liveRequests = liveRequests
+    }
+}
+
+/// The HTTP face of pagerd: routes each request to its handler and turns errors into problems;
+/// applies authentication, CORS and metrics around every route.
 public struct APIResponder: HTTPResponder {
     let router: Router
-    let readiness: Readiness
+    let options: APIOptions
+    let metrics: APIMetrics
+    let cors: CORSPolicy
 
     /// Creates the responder with every route registered.
-    public init(readiness: Readiness) {
-        self.readiness = readiness
+    public init(engine: PagerEngine, readiness: Readiness, options: APIOptions = APIOptions(), metrics: APIMetrics = APIMetrics()) {
+        self.options = options
+        self.metrics = metrics
+        self.cors = CORSPolicy(origins: options.corsOrigins)
         var router = Router()
-        Self.addHealthRoutes(to: &router, readiness: readiness)
+        Self.addOperationalRoutes(to: &router, readiness: readiness, engine: engine, metrics: metrics, options: options)
+        TemplateRoutes(templates: engine.templates).register(in: &router)
+        SessionRoutes(engine: engine).register(in: &router)
+        let document = OpenAPIDocument.bytes
+        router.add("GET", "/openapi.json") { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
+        }
         self.router = router
     }
 
@@ -33,25 +62,37 @@ public struct APIResponder: HTTPResponder {
     public var routes: [(pattern: String, methods: [String])] { router.patterns }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let started = ContinuousClock.now
+        var (response, route) = await route(request)
+        cors.decorate(&response, for: request)
+        metrics.record(route: route, method: request.method, status: response.status, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) async -> (HTTPResponse, String) {
         let method = request.method == "HEAD" ? "GET" : request.method
+        if method == "OPTIONS" {
+            return (cors.preflight(for: request, allowed: allowedMethods(for: request.path)), "OPTIONS")
+        }
         switch router.match(method: method, path: request.path) {
         case .found(let route, let parameters):
-            do {
-                return try await route.handler(RouteContext(request: request, parameters: parameters))
-            } catch {
-                return error.response
+            if route.pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
+                return (failure.response, route.pattern)
             }
-        case .methodNotAllowed(let allowed, _):
-            var methods = allowed
-            if methods.contains("GET") { methods.append("HEAD") }
-            let allow = methods.joined(separator: ", ")
-            return APIError(
+            do {
+                return (try await route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
+            } catch {
+                return (error.response, route.pattern)
+            }
+        case .methodNotAllowed(let allowed, let pattern):
+            let allow = Self.allowHeader(allowed)
+            let error = APIError(
                 status: 405, code: "method_not_allowed",
                 detail: "\(request.method) is not allowed on '\(request.path)'; allowed: \(allow).",
-                headers: [("Allow", allow)]
-            ).response
+                headers: [("Allow", allow)])
+            return (error.response, pattern)
         case .notFound:
-            return APIError.notFound(request.path).response
+            return (APIError.notFound(request.path).response, "unmatched")
         }
     }
 
@@ -59,16 +100,50 @@ public struct APIResponder: HTTPResponder {
         refusal.apiError.response
     }
 
-    private static func addHealthRoutes(to router: inout Router, readiness: Readiness) {
+    private func allowedMethods(for path: String) -> [String]? {
+        switch router.match(method: "", path: path) {
+        case .methodNotAllowed(let allowed, _): allowed
+        default: nil
+        }
+    }
+
+    static func allowHeader(_ methods: [String]) -> String {
+        var all = methods
+        if all.contains("GET") { all.append("HEAD") }
+        all.append("OPTIONS")
+        return all.joined(separator: ", ")
+    }
+
+    /// 401 when a token is configured and the request does not carry it.
+    private func authorizationFailure(_ request: HTTPRequest) -> APIError? {
+        guard let token = options.authToken else { return nil }
+        let header = request.headers["Authorization"] ?? ""
+        let prefix = "bearer "
+        let presented = header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""
+        if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
+        return APIError(
+            status: 401, code: "unauthorized",
+            detail: header.isEmpty ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
+            headers: [("WWW-Authenticate", header.isEmpty ? #"Bearer realm="pagerd""# : #"Bearer realm="pagerd", error="invalid_token""#)])
+    }
+
+    private static func addOperationalRoutes(
+        to router: inout Router, readiness: Readiness, engine: PagerEngine, metrics: APIMetrics, options: APIOptions
+    ) {
         router.add("GET", "/healthz") { _ in
             jsonResponse(["status": "ok"])
         }
         router.add("GET", "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
-                throw APIError(
-                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [("Retry-After", "1")])
+                throw APIError(status: 503, code: "not_ready", detail: "The service is not ready.", headers: [("Retry-After", "1")])
             }
             return jsonResponse(["status": "ready"])
+        }
+        router.add("GET", "/metrics") { _ in
+            let (sessions, evictions, subscribers) = await (engine.sessionCount, engine.evictions, engine.subscriberTotal)
+            let text = metrics.render(
+                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers)
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: text)
         }
     }
 }
@@ -77,4 +152,18 @@ public struct APIResponder: HTTPResponder {
 func jsonResponse(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
     HTTPResponse(
         status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: JSONWriter.encode(value))
+}
+
+/// Comparison whose time does not depend on where the inputs differ.
+enum ConstantTime {
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        let length = max(a.count, b.count)
+        for i in 0..<length {
+            let x = i < a.count ? a[i] : 0
+            let y = i < b.count ? b[i] : 0
+            difference |= x ^ y
+        }
+        return difference == 0 && a.count == b.count
+    }
 }

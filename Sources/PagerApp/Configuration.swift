@@ -1,4 +1,6 @@
 public import MicroHTTP
+public import PagerModel
+public import PagerSessions
 
 /// How log lines are written.
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -41,6 +43,17 @@ public struct Configuration: Sendable, Equatable {
 
     /// The defaults.
     public init() {}
+
+    /// The limits each pager is held to.
+    public var pagerLimits: PagerLimits {
+        PagerLimits(maxPages: maxPages, maxStackDepth: maxStackDepth, maxContentBytes: maxContentBytes)
+    }
+
+    /// The engine's limits.
+    public var engineLimits: EngineLimits {
+        EngineLimits(
+            maxSessions: maxSessions, idleTTL: Double(idleTTL), pager: pagerLimits, maxSubscribers: maxSubscribers)
+    }
 }
 
 /// A configuration value that is not acceptable, naming the setting and where it came from.

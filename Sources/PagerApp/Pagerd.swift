@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import MicroHTTP
 import PagerAPI
+import PagerModel
+import PagerSessions
+import Synchronization
 
 /// The pagerd process: configuration, wiring, signals and a graceful stop.
 public enum Pagerd {
@@ -25,17 +28,30 @@ public enum Pagerd {
             printError("pagerd: \(error)", toStandardError: true)
             return 2
         }
+        let templates: [Template]
+        do {
+            templates = try TemplateLoader.load(from: configuration.templatesPath, limits: configuration.pagerLimits)
+        } catch {
+            printError("pagerd: \(error)", toStandardError: true)
+            return 2
+        }
         LogSetup.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
         let logger = Logger(label: "pagerd")
-        return await run(configuration, logger: logger)
+        return await run(configuration, templates: templates, logger: logger)
     }
 
-    private static func run(_ configuration: Configuration, logger: Logger) async -> Int32 {
+    private static func run(_ configuration: Configuration, templates: [Template], logger: Logger) async -> Int32 {
         raiseFileLimit(toServe: configuration.server.connectionLimit, logger: logger)
         let signals = SignalWaiter()
         let readiness = Readiness()
-        let responder = APIResponder(readiness: readiness)
+        let engine = PagerEngine(templates: templates, limits: configuration.engineLimits)
+        let serverSlot = Mutex<HTTPServer?>(nil)
+        let options = APIOptions(
+            authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
+            liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } })
+        let responder = APIResponder(engine: engine, readiness: readiness, options: options)
         let server = HTTPServer(configuration: configuration.server, responder: responder)
+        serverSlot.withLock { $0 = server }
         do {
             try server.start()
         } catch {
@@ -43,16 +59,27 @@ public enum Pagerd {
             return 1
         }
         readiness.set(true)
+        let sweeper = Task {
+            let interval = Duration.seconds(max(1, min(60, configuration.idleTTL / 10)))
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let evicted = await engine.evictExpired()
+                if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
+            }
+        }
         logger.info(
             "pagerd listening",
             metadata: [
                 "host": "\(configuration.server.host)", "port": "\(server.port)",
                 "threading": "\(configuration.server.threading.rawValue)",
+                "templates": "\(templates.map(\.name).sorted().joined(separator: ","))",
             ])
         let signal = await signals.waitForTermination()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         readiness.set(false)
+        sweeper.cancel()
         await server.stop(gracePeriod: .seconds(configuration.shutdownGrace))
+        serverSlot.withLock { $0 = nil }
         logger.info("stopped")
         return 0
     }

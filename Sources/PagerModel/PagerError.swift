@@ -29,6 +29,13 @@ public struct PagerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { field.map { "\($0): \(detail)" } ?? detail }
 
+    /// Creates an error.
+    public init(kind: Kind, field: String?, detail: String) {
+        self.kind = kind
+        self.field = field
+        self.detail = detail
+    }
+
     static func invalid(field: String?, _ detail: String) -> PagerError {
         PagerError(kind: .invalid, field: field, detail: detail)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import Synchronization
 import TestSupport
 import Testing
 
@@ -171,7 +172,9 @@ struct ServerSocketTests {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Stop only once all 20 are inside the server (each waits 300 ms in the responder).
+        for _ in 0..<1000 where server.liveRequestCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.liveRequestCount == 20)
         await server.stop()
         let statuses = try await inFlight.value
         #expect(statuses == Array(repeating: 200, count: 20))
@@ -201,13 +204,28 @@ struct ServerSocketTests {
             responder: EchoResponder())
         try server.start()
         let port = server.port
+        let received = Atomic<Bool>(false)
         let reader = Task {
-            try await onThread { try RawHTTPConnection(port: port).request("GET", "/stream?count=2&open=1").text }
+            try await onThread { () throws -> (String, Bool) in
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("GET /stream?count=2&open=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try connection.readHeadOnly()
+                var text = ""
+                while text != "line 0\nline 1\n", let chunk = try connection.readChunk() {
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                received.store(true, ordering: .releasing)
+                // The stream stays open until the server stops; then the last chunk arrives.
+                let ended = try connection.readChunk() == nil
+                return (text, ended)
+            }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        for _ in 0..<2000 where !received.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.liveRequestCount == 1)
         await server.stop()
-        #expect(try await reader.value == "line 0\nline 1\n")
+        let (text, ended) = try await reader.value
+        #expect(text == "line 0\nline 1\n")
+        #expect(ended)
         #expect(server.liveRequestCount == 0)
     }
 

@@ -1,0 +1,37 @@
+import CoreMetrics
+import Prometheus
+
+/// Request counts, latencies and gauges, exported in Prometheus text format at `/metrics`.
+public final class APIMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+
+    /// Creates an empty set of metrics with latency buckets from 100 µs to 1 s.
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        self.factory = factory
+    }
+
+    /// Counts one answered request and records its latency.
+    func record(route: String, method: String, status: Int, duration: Duration) {
+        Counter(
+            label: "pagerd_http_requests_total",
+            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
+        ).increment()
+        CoreMetrics.Timer(label: "pagerd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// The text exposition, after setting the gauges to the given values.
+    func render(sessions: Int, evictions: Int, liveRequests: Int, subscribers: Int) -> [UInt8] {
+        Gauge(label: "pagerd_sessions", factory: factory).record(sessions)
+        Gauge(label: "pagerd_session_evictions", factory: factory).record(evictions)
+        Gauge(label: "pagerd_live_requests", factory: factory).record(liveRequests)
+        Gauge(label: "pagerd_event_subscribers", factory: factory).record(subscribers)
+        return registry.emitToBuffer()
+    }
+}

@@ -1,0 +1,41 @@
+import MicroHTTP
+
+/// Cross-origin rules for web clients.
+struct CORSPolicy: Sendable {
+    let origins: [String]
+
+    static let allowedHeaders = "Content-Type, If-Match, If-None-Match, Authorization, Last-Event-ID"
+    static let exposedHeaders = "ETag, Location, Retry-After"
+
+    /// The value of Access-Control-Allow-Origin for `origin`, or nil when it is not allowed.
+    func allowOrigin(for origin: String) -> String? {
+        if origins.contains("*") { return "*" }
+        return origins.contains(origin) ? origin : nil
+    }
+
+    /// Adds the CORS headers an actual (non-preflight) response needs.
+    func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {
+        guard let origin = request.headers["Origin"], let allowed = allowOrigin(for: origin) else { return }
+        response.headers.set("Access-Control-Allow-Origin", allowed)
+        response.headers.set("Access-Control-Expose-Headers", Self.exposedHeaders)
+        if allowed != "*" { response.headers.add("Vary", "Origin") }
+    }
+
+    /// Answers an OPTIONS request: a preflight gets the methods the path allows and the headers
+    /// clients send; an unknown path is 404.
+    func preflight(for request: HTTPRequest, allowed methods: [String]?) -> HTTPResponse {
+        guard let methods else { return APIError.notFound(request.path).response }
+        let allow = APIResponder.allowHeader(methods)
+        var response = HTTPResponse(status: 204, headers: ["Allow": allow])
+        guard let origin = request.headers["Origin"], request.headers.contains("Access-Control-Request-Method") else {
+            return response
+        }
+        guard let allowedOrigin = allowOrigin(for: origin) else { return response }
+        response.headers.set("Access-Control-Allow-Origin", allowedOrigin)
+        response.headers.set("Access-Control-Allow-Methods", allow)
+        response.headers.set("Access-Control-Allow-Headers", Self.allowedHeaders)
+        response.headers.set("Access-Control-Max-Age", "600")
+        if allowedOrigin != "*" { response.headers.add("Vary", "Origin") }
+        return response
+    }
+}

@@ -1,0 +1,118 @@
+import JSON
+import MicroHTTP
+import PagerModel
+
+/// Request bodies of SPEC §3 turned into pager commands, with errors naming the field.
+extension SessionRoutes {
+    /// `{"index": i}` or `{"page": "id"}`, with an optional `"path"`.
+    static func selectCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["index", "page", "path"])
+        return try reader.read { reader throws(PagerError) in
+            let path = try reader.choice("path", as: JumpPath.self) ?? .direct
+            switch (try reader.integer("index"), try reader.string("page")) {
+            case (let index?, nil): return .select(.index(index), path: path)
+            case (nil, let page?): return .select(.id(page), path: path)
+            case (.some, .some):
+                throw PagerError(kind: .invalid, field: "page", detail: "Send either 'index' or 'page', not both.")
+            case (nil, nil):
+                throw PagerError(kind: .invalid, field: "index", detail: "Send 'index' or 'page'.")
+            }
+        }
+    }
+
+    /// Exactly one of `progress`, `offset` or `windowOffset`.
+    static func scrollCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["progress", "offset", "windowOffset"])
+        return try reader.read { reader throws(PagerError) in
+            let given = ["progress", "offset", "windowOffset"].filter { reader.has($0) }
+            guard given.count == 1 else {
+                throw PagerError(
+                    kind: .invalid, field: given.count > 1 ? given[1] : "progress",
+                    detail: "Send exactly one of 'progress', 'offset' or 'windowOffset'.")
+            }
+            if let p = try reader.number("progress") { return .scroll(.progress(p)) }
+            if let x = try reader.number("offset") { return .scroll(.offset(x)) }
+            return .scroll(.windowOffset(try reader.number("windowOffset") ?? 0))
+        }
+    }
+
+    /// `{"phase": "begin", "to": i}` or `{"phase": "end", "completed": b}`.
+    static func transitionCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["phase", "to", "completed"])
+        return try reader.read { reader throws(PagerError) in
+            switch try reader.requiredString("phase") {
+            case "begin":
+                guard !reader.has("completed") else {
+                    throw PagerError(kind: .invalid, field: "completed", detail: "'completed' belongs to the end phase.")
+                }
+                guard let target = try reader.integer("to") else {
+                    throw PagerError(kind: .invalid, field: "to", detail: "'to' is required to begin a transition.")
+                }
+                return .beginTransition(to: target)
+            case "end":
+                guard !reader.has("to") else {
+                    throw PagerError(kind: .invalid, field: "to", detail: "'to' belongs to the begin phase.")
+                }
+                guard let completed = try reader.boolean("completed") else {
+                    throw PagerError(kind: .invalid, field: "completed", detail: "'completed' is required to end a transition.")
+                }
+                return .endTransition(completed: completed)
+            case let other:
+                throw PagerError(kind: .invalid, field: "phase", detail: "'\(other)' is not one of begin, end.")
+            }
+        }
+    }
+
+    /// `{"page": {...}, "at"?: i}` or `{"from": "<catalog id>", "at"?: i}`.
+    static func insertCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["page", "from", "at"])
+        return try reader.read { reader throws(PagerError) in
+            let at = try reader.integer("at")
+            switch (reader.has("page"), try reader.string("from")) {
+            case (true, nil): return .insert(try Page(json: reader.object["page"] ?? .null, field: "page"), at: at)
+            case (false, let id?): return .insertFromCatalog(id: id, at: at)
+            case (true, .some):
+                throw PagerError(kind: .invalid, field: "from", detail: "Send either 'page' or 'from', not both.")
+            case (false, nil):
+                throw PagerError(kind: .invalid, field: "page", detail: "Send 'page' or 'from'.")
+            }
+        }
+    }
+
+    /// `{"pages": [...]}`.
+    static func replaceCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["pages"])
+        return try reader.read { reader throws(PagerError) in
+            guard let values = try reader.array("pages") else {
+                throw PagerError(kind: .invalid, field: "pages", detail: "'pages' is required.")
+            }
+            var pages: [Page] = []
+            for (position, value) in values.enumerated() { pages.append(try Page(json: value, field: "pages[\(position)]")) }
+            return .replacePages(pages)
+        }
+    }
+
+    /// `{"title"?, "content"?, "tabWidth"? (null clears it), "moveTo"?}`.
+    static func updateCommand(_ request: HTTPRequest, pageID: String) throws(APIError) -> PagerCommand {
+        let reader = try request.reader(allowing: ["title", "content", "tabWidth", "moveTo"])
+        return try reader.read { reader throws(PagerError) in
+            var update = PageUpdate()
+            if reader.object["title"]?.isNull == true {
+                throw PagerError(kind: .invalid, field: "title", detail: "A page's title cannot be removed.")
+            }
+            update.title = try reader.string("title")
+            if reader.object["content"]?.isNull == true {
+                update.content = JSONObject()
+            } else {
+                update.content = try reader.rawObject("content")
+            }
+            if reader.object["tabWidth"]?.isNull == true {
+                update.tabWidth = .clear
+            } else if let width = try reader.number("tabWidth") {
+                update.tabWidth = .set(width)
+            }
+            update.moveTo = try reader.integer("moveTo")
+            return .update(pageID: pageID, update)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import MicroHTTP
+import PagerModel
+import PagerSessions
+
+/// Runs one engine call, turning its refusal into the API's.
+func call<T>(_ operation: () async throws(EngineError) -> T) async throws(APIError) -> T {
+    do {
+        return try await operation()
+    } catch {
+        throw APIError(engineError: error)
+    }
+}
+
+/// 200 (or `status`) with the state document and its ETag.
+func stateResponse(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, status: Int = 200) -> HTTPResponse {
+    jsonBytesResponse(StateDocument.encode(snapshot, outcome: outcome), version: snapshot.version, status: status)
+}
+
+/// A JSON response for a session resource at `version`.
+func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(
+        status: status,
+        headers: [
+            "Content-Type": "application/json; charset=utf-8", "ETag": ETag.header(for: version),
+            "Cache-Control": "no-store",
+        ],
+        body: bytes)
+}

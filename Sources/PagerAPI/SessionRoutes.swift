@@ -1,0 +1,118 @@
+import JSON
+import MicroHTTP
+import PagerModel
+import PagerSessions
+
+/// The `/v1/sessions` routes: each parses its body into a command, makes one call to the
+/// engine and answers with the state document.
+struct SessionRoutes {
+    let engine: PagerEngine
+
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/sessions") { context throws(APIError) in
+            let body = try context.request.jsonObjectOrEmpty()
+            let snapshot = try await call { () throws(EngineError) in try await engine.create(body: body) }
+            var response = stateResponse(snapshot, status: 201)
+            response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
+            return response
+        }
+        router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
+            let id = context.parameter("id")
+            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            if let header = context.request.headers["If-None-Match"],
+                ETag.precondition(from: header).accepts(snapshot.version)
+            {
+                return HTTPResponse(status: 304, headers: ["ETag": ETag.header(for: snapshot.version)])
+            }
+            return stateResponse(snapshot)
+        }
+        router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
+            let body = try context.request.jsonObjectOrEmpty()
+            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let result = try await call { () throws(EngineError) in
+                try await engine.patch(id, with: body, precondition: precondition)
+            }
+            return stateResponse(result.snapshot, outcome: result.outcome)
+        }
+        router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
+            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            try await call { () throws(EngineError) in try await engine.delete(id, precondition: precondition) }
+            return HTTPResponse(status: 204)
+        }
+        addCommand("POST", "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
+            _ = try request.reader(allowing: [])
+            return .next
+        }
+        addCommand("POST", "/v1/sessions/{id}/previous", into: &router) { request throws(APIError) in
+            _ = try request.reader(allowing: [])
+            return .previous
+        }
+        addCommand("POST", "/v1/sessions/{id}/select", into: &router, Self.selectCommand)
+        addCommand("POST", "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
+        addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
+        router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
+            let id = context.parameter("id")
+            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
+        }
+        router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
+            let id = context.parameter("id")
+            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
+        }
+        addCommand("POST", "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
+        addCommand("PUT", "/v1/sessions/{id}/pages", into: &router, Self.replaceCommand)
+        addPageCommand("PATCH", "/v1/sessions/{id}/pages/{pageId}", into: &router, Self.updateCommand)
+        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}", into: &router) { _, pageID throws(APIError) in
+            .remove(pageID: pageID)
+        }
+        addPageCommand("POST", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) { request, pageID throws(APIError) in
+            let reader = try request.reader(allowing: ["screen"])
+            guard reader.has("screen") else { throw APIError.invalidRequest("'screen' is required.", field: "screen") }
+            let screen = try reader.read { reader throws(PagerError) in
+                try Screen(json: reader.object["screen"] ?? .null, field: "screen")
+            }
+            return .push(pageID: pageID, screen)
+        }
+        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) { request, pageID throws(APIError) in
+            switch request.queryValue("to") {
+            case nil: return .pop(pageID: pageID, toRoot: false)
+            case "root": return .pop(pageID: pageID, toRoot: true)
+            case let other?:
+                throw APIError.invalidRequest("'to' accepts only 'root', not '\(other)'.", field: "to")
+            }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    private func addCommand(
+        _ method: String, _ pattern: String, into router: inout Router,
+        _ parse: @escaping @Sendable (HTTPRequest) throws(APIError) -> PagerCommand
+    ) {
+        let engine = self.engine
+        router.add(method, pattern) { context throws(APIError) in
+            let command = try parse(context.request)
+            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let result = try await call { () throws(EngineError) in
+                try await engine.apply(command, to: id, precondition: precondition)
+            }
+            return stateResponse(result.snapshot, outcome: result.outcome)
+        }
+    }
+
+    private func addPageCommand(
+        _ method: String, _ pattern: String, into router: inout Router,
+        _ parse: @escaping @Sendable (HTTPRequest, String) throws(APIError) -> PagerCommand
+    ) {
+        let engine = self.engine
+        router.add(method, pattern) { context throws(APIError) in
+            let command = try parse(context.request, context.parameter("pageId"))
+            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let result = try await call { () throws(EngineError) in
+                try await engine.apply(command, to: id, precondition: precondition)
+            }
+            return stateResponse(result.snapshot, outcome: result.outcome)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import JSON
+import MicroHTTP
+import PagerModel
+
+/// `GET /v1/templates` and `GET /v1/templates/{name}`.
+struct TemplateRoutes {
+    let templates: [String: Template]
+
+    func register(in router: inout Router) {
+        let sorted = templates.values.sorted { $0.name < $1.name }
+        let list = Self.list(sorted)
+        router.add("GET", "/v1/templates") { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: list)
+        }
+        let documents = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, Self.document($0)) })
+        router.add("GET", "/v1/templates/{name}") { context throws(APIError) in
+            let name = context.parameter("name")
+            guard let document = documents[name] else {
+                throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
+            }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
+        }
+    }
+
+    /// `{"templates": [{name, description, pageCount, mode, layout}]}`.
+    static func list(_ templates: [Template]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("templates")
+        w.beginArray()
+        for template in templates {
+            w.beginObject()
+            w.key("name"); w.string(template.name)
+            w.key("description"); w.string(template.description)
+            w.key("pageCount"); w.int(template.definition["pages"]?.arrayValue?.count ?? 0)
+            w.key("mode"); w.string(template.definition["mode"]?.stringValue ?? PagerMode.bounded.rawValue)
+            w.key("layout"); w.string(template.definition["tabBar"]?["layout"]?.stringValue ?? TabLayout.fixed.rawValue)
+            w.key("catalog"); w.beginArray(); for page in template.catalog { w.string(page.id) }; w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The template as it could be written to a file: name, description, definition, catalog.
+    static func document(_ template: Template) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("name"); w.string(template.name)
+        w.key("description"); w.string(template.description)
+        for (key, value) in template.definition { w.member(key, value) }
+        w.key("catalog")
+        w.beginArray()
+        for page in template.catalog { StateDocument.write(page, &w) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,208 @@
+public import JSON
+public import PagerModel
+
+/// The only shared mutable state of pagerd: the table of sessions, each a `Pager` value.
+///
+/// Every method reads a session, computes with the pure model and stores the result with no
+/// suspension in between, so commands on one session apply one at a time, in arrival order.
+public actor PagerEngine {
+    struct Session {
+        var pager: Pager
+        var lastUsed: Double
+        var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    }
+
+    /// The templates by name.
+    public nonisolated let templates: [String: Template]
+    /// The limits in force.
+    public nonisolated let limits: EngineLimits
+    private let clock: any EngineClock
+    private let makeID: @Sendable () -> String
+    private var sessions: [String: Session] = [:]
+    private var nextSubscriberID = 0
+    private var subscriberCount = 0
+    /// Sessions evicted for idling since start.
+    public private(set) var evictions = 0
+
+    /// Creates an engine.
+    public init(
+        templates: [Template] = [], limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
+        makeID: @escaping @Sendable () -> String = SessionID.random
+    ) {
+        self.templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.limits = limits
+        self.clock = clock
+        self.makeID = makeID
+    }
+
+    /// Live sessions.
+    public var sessionCount: Int { sessions.count }
+
+    /// Live event subscribers.
+    public var subscriberTotal: Int { subscriberCount }
+
+    // MARK: - Sessions
+
+    /// Creates a session from a request body: `{"template"?: name, …definition members}`.
+    public func create(body: JSONObject) throws(EngineError) -> SessionSnapshot {
+        let definition: PagerDefinition
+        do {
+            if let nameValue = body["template"], !nameValue.isNull {
+                guard let name = nameValue.stringValue else {
+                    throw EngineError.pager(PagerError(kind: .invalid, field: "template", detail: "Expected a string, found \(nameValue.kindName)."))
+                }
+                guard let template = templates[name] else { throw EngineError.templateNotFound(name) }
+                definition = try template.makeDefinition(overrides: body, extraMembers: ["template"])
+            } else {
+                definition = try PagerDefinition(json: body, extraMembers: ["template"])
+            }
+        } catch let error as EngineError {
+            throw error
+        } catch let error as PagerError {
+            throw .pager(error)
+        } catch {
+            throw .pager(PagerError(kind: .invalid, field: nil, detail: "\(error)"))
+        }
+        return try create(definition)
+    }
+
+    /// Creates a session from a definition.
+    public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+        let now = clock.now()
+        if sessions.count >= limits.maxSessions { evictExpired(now: now) }
+        guard sessions.count < limits.maxSessions else { throw .atCapacity(limit: limits.maxSessions) }
+        let pager: Pager
+        do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
+        var id = makeID()
+        while sessions[id] != nil { id = makeID() }
+        sessions[id] = Session(pager: pager, lastUsed: now)
+        return SessionSnapshot(id: id, pager: pager)
+    }
+
+    /// The session's current state; counts as use.
+    public func snapshot(of id: String) throws(EngineError) -> SessionSnapshot {
+        let now = clock.now()
+        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        session.lastUsed = now
+        sessions[id] = session
+        return SessionSnapshot(id: id, pager: session.pager)
+    }
+
+    /// Applies `command` to session `id` if `precondition` accepts its version.
+    public func apply(_ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil)
+        throws(EngineError) -> CommandResult
+    {
+        let now = clock.now()
+        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        session.lastUsed = now
+        if let precondition, !precondition.accepts(session.pager.version) {
+            sessions[id] = session
+            throw .versionMismatch(current: session.pager.version)
+        }
+        let outcome: PagerOutcome
+        do {
+            outcome = try session.pager.applying(command, limits: limits.pager)
+        } catch {
+            sessions[id] = session
+            throw .pager(error)
+        }
+        let before = session.pager
+        session.pager = outcome.pager
+        sessions[id] = session
+        let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
+        if outcome.changed {
+            publish(SessionEvent(kind: SessionEventKind.of(command, before: before, after: outcome.pager), snapshot: snapshot), to: session)
+        } else if outcome.edge == .end, outcome.moved == false, outcome.pager.reportedTrailingAction != nil {
+            publish(SessionEvent(kind: .actionRequested, snapshot: snapshot), to: session)
+        }
+        return CommandResult(snapshot: snapshot, outcome: outcome)
+    }
+
+    /// Applies a PATCH body (merge patch of the settings) to session `id`.
+    public func patch(_ id: String, with body: JSONObject, precondition: VersionPrecondition? = nil)
+        throws(EngineError) -> CommandResult
+    {
+        guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
+        let settings: PagerSettings
+        do { settings = try session.pager.settings.patched(with: body) } catch { throw .pager(error) }
+        return try apply(.updateSettings(settings), to: id, precondition: precondition)
+    }
+
+    /// Deletes session `id`; its subscribers get a `deleted` event and their streams end.
+    public func delete(_ id: String, precondition: VersionPrecondition? = nil) throws(EngineError) {
+        guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
+        if let precondition, !precondition.accepts(session.pager.version) {
+            throw .versionMismatch(current: session.pager.version)
+        }
+        remove(id)
+    }
+
+    /// Evicts every session idle for longer than the TTL; returns how many were evicted.
+    @discardableResult
+    public func evictExpired() -> Int { evictExpired(now: clock.now()) }
+
+    @discardableResult
+    private func evictExpired(now: Double) -> Int {
+        let expired = sessions.compactMap { id, session in isExpired(session, now: now) ? id : nil }
+        for id in expired { remove(id) }
+        evictions += expired.count
+        return expired.count
+    }
+
+    private func isExpired(_ session: Session, now: Double) -> Bool {
+        session.subscribers.isEmpty && now - session.lastUsed > limits.idleTTL
+    }
+
+    /// The session if it is live; an expired one is evicted on the spot.
+    private func liveSession(_ id: String, now: Double) -> Session? {
+        guard let session = sessions[id] else { return nil }
+        if isExpired(session, now: now) {
+            remove(id)
+            evictions += 1
+            return nil
+        }
+        return session
+    }
+
+    private func remove(_ id: String) {
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
+        for continuation in session.subscribers.values {
+            continuation.yield(event)
+            continuation.finish()
+        }
+    }
+
+    // MARK: - Change feed
+
+    /// Subscribes to the changes of session `id`. The stream holds only the newest undelivered
+    /// event, so a slow reader gets the latest state and never holds the engine back. It ends
+    /// after `deleted`, or when the subscriber cancels.
+    public func subscribe(to id: String) throws(EngineError) -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>) {
+        let now = clock.now()
+        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard subscriberCount < limits.maxSubscribers else { throw .tooManySubscribers(limit: limits.maxSubscribers) }
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = nextSubscriberID
+        nextSubscriberID += 1
+        subscriberCount += 1
+        session.subscribers[token] = continuation
+        session.lastUsed = now
+        sessions[id] = session
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(token, from: id) }
+        }
+        return (SessionSnapshot(id: id, pager: session.pager), stream)
+    }
+
+    private func unsubscribe(_ token: Int, from id: String) {
+        subscriberCount -= 1
+        guard sessions[id] != nil else { return }
+        sessions[id]?.subscribers[token] = nil
+        sessions[id]?.lastUsed = clock.now()
+    }
+
+    private func publish(_ event: SessionEvent, to session: Session) {
+        for continuation in session.subscribers.values { continuation.yield(event) }
+    }
+}

@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Writes pagerd's OpenAPI 3.1 document into Sources/PagerAPI/OpenAPIDocument.swift.
+
+`python3 tools/openapi.py` regenerates it; `--print` writes the JSON to stdout instead.
+The e2e tests check that the served document equals this output and lists exactly the router's routes.
+"""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema):
+    return {"oneOf": [schema, {"type": "null"}]}
+
+
+NUMBER = {"type": "number"}
+INTEGER = {"type": "integer"}
+STRING = {"type": "string"}
+BOOLEAN = {"type": "boolean"}
+ID = {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"}
+OBJECT = {"type": "object"}
+
+
+def obj(properties, required=(), additional=False):
+    schema = {"type": "object", "properties": properties, "additionalProperties": additional}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+FRAME = obj({"x": NUMBER, "width": NUMBER}, ["x", "width"])
+SCHEMAS = {
+    "Problem": obj(
+        {
+            "type": {"type": "string", "description": "Always about:blank; `code` carries the specifics."},
+            "title": {"type": "string", "description": "The HTTP status phrase."},
+            "status": INTEGER,
+            "detail": STRING,
+            "code": {
+                "type": "string",
+                "enum": [
+                    "invalid_json", "invalid_request", "unauthorized", "not_found", "session_not_found",
+                    "page_not_found", "template_not_found", "method_not_allowed", "empty_pager", "stack_root",
+                    "duplicate_page_id", "length_required", "version_mismatch", "body_too_large",
+                    "unsupported_media_type", "index_out_of_range", "not_a_neighbor", "limit_exceeded",
+                    "at_capacity", "not_ready", "shutting_down",
+                ],
+            },
+            "field": {"type": "string", "description": "The request field at fault, e.g. pages[3].id."},
+        },
+        ["type", "title", "status", "detail", "code"],
+    ),
+    "Frame": FRAME,
+    "Screen": obj({"id": ID, "title": STRING, "content": OBJECT}, ["id"]),
+    "Page": obj(
+        {"id": ID, "title": STRING, "tabWidth": NUMBER, "content": OBJECT, "stack": {"type": "array", "items": ref("Screen")}},
+        ["id", "title", "content", "stack"],
+    ),
+    "PageInput": obj(
+        {
+            "id": ID,
+            "title": {"type": "string", "maxLength": 200},
+            "tabWidth": {"type": "number", "exclusiveMinimum": 0},
+            "content": OBJECT,
+            "stack": {"type": "array", "items": ref("Screen")},
+        },
+        ["id", "title"],
+    ),
+    "Summary": obj({"index": INTEGER, "id": STRING, "title": STRING}, ["index", "id", "title"]),
+    "PreloadedPage": obj(
+        {"index": INTEGER, "id": STRING, "title": STRING, "content": OBJECT}, ["index", "id", "title", "content"]
+    ),
+    "Action": obj({"id": ID, "title": STRING}, ["id", "title"]),
+    "EmptyState": obj({"title": STRING, "action": nullable(ref("Action"))}, ["title"]),
+    "Tab": obj(
+        {"index": INTEGER, "id": STRING, "title": STRING, "x": NUMBER, "width": NUMBER},
+        ["index", "id", "title", "x", "width"],
+    ),
+    "Indicator": obj(
+        {
+            "x": {"type": "number", "description": "Unwrapped left edge; outside the bar while wrapping a loop's seam."},
+            "width": NUMBER,
+            "height": NUMBER,
+            "segments": {"type": "array", "items": ref("Frame"), "maxItems": 2},
+        },
+        ["x", "width", "height", "segments"],
+    ),
+    "TabBar": obj(
+        {"layout": {"enum": ["fixed", "scrollable", "none"]}, "contentWidth": NUMBER, "offset": NUMBER},
+        ["layout", "contentWidth", "offset"],
+    ),
+    "Transition": obj(
+        {
+            "from": INTEGER,
+            "to": INTEGER,
+            "progress": {"type": "number", "minimum": 0, "maximum": 1},
+            "direction": {"enum": ["forward", "reverse"]},
+        },
+        ["from", "to", "progress", "direction"],
+    ),
+    "Keyframe": obj(
+        {"index": INTEGER, "pageOffset": NUMBER, "indicator": nullable(ref("Indicator")), "tabBarOffset": NUMBER},
+        ["index", "pageOffset", "indicator", "tabBarOffset"],
+    ),
+    "State": obj(
+        {
+            "id": STRING,
+            "version": {"type": "integer", "minimum": 1},
+            "mode": {"enum": ["bounded", "loop"]},
+            "pageCount": INTEGER,
+            "index": nullable(INTEGER),
+            "empty": BOOLEAN,
+            "page": nullable(ref("Page")),
+            "canGoPrevious": BOOLEAN,
+            "canGoNext": BOOLEAN,
+            "previous": nullable(ref("Summary")),
+            "next": nullable(ref("Summary")),
+            "preload": {"type": "array", "items": ref("PreloadedPage")},
+            "trailingAction": nullable(ref("Action")),
+            "emptyState": nullable(ref("EmptyState")),
+            "viewport": obj({"width": NUMBER}, ["width"]),
+            "pageOffset": NUMBER,
+            "tabs": {"type": "array", "items": ref("Tab")},
+            "indicator": nullable(ref("Indicator")),
+            "tabBar": ref("TabBar"),
+            "transition": nullable(ref("Transition")),
+            "moved": {"type": "boolean", "description": "next, previous, select, and transition end: whether the index changed."},
+            "edge": {"enum": ["start", "end"], "description": "The end of a bounded pager a move or scroll met."},
+            "direction": {"enum": ["forward", "reverse"], "description": "select: which way the jump went."},
+            "keyframes": {"type": "array", "items": ref("Keyframe"), "description": "select: one per step."},
+        },
+        [
+            "id", "version", "mode", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
+            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "tabs",
+            "indicator", "tabBar", "transition",
+        ],
+    ),
+    "Settings": obj(
+        {
+            "mode": {"enum": ["bounded", "loop"]},
+            "viewport": nullable(obj({"width": {"type": "number", "exclusiveMinimum": 0}})),
+            "tabBar": nullable(
+                obj(
+                    {
+                        "layout": {"enum": ["fixed", "scrollable", "none"]},
+                        "spacing": {"type": "number", "minimum": 0},
+                        "inset": {"type": "number", "minimum": 0},
+                        "minTabWidth": {"type": "number", "exclusiveMinimum": 0},
+                        "tabPadding": {"type": "number", "minimum": 0},
+                        "charWidth": {"type": "number", "exclusiveMinimum": 0},
+                        "indicator": nullable(
+                            obj({"style": {"enum": ["linear", "elastic"]}, "height": {"type": "number", "exclusiveMinimum": 0}})
+                        ),
+                    }
+                )
+            ),
+            "preload": {"type": "integer", "minimum": 0, "maximum": 100},
+            "trailingAction": nullable(ref("Action")),
+            "emptyState": nullable(ref("EmptyState")),
+        }
+    ),
+    "Template": {
+        "type": "object",
+        "description": "A template as stored: name, description, the definition members, and its catalog.",
+        "properties": {"name": STRING, "description": STRING, "catalog": {"type": "array", "items": ref("Page")}},
+        "required": ["name", "description", "catalog"],
+    },
+    "TemplateList": obj(
+        {
+            "templates": {
+                "type": "array",
+                "items": obj(
+                    {
+                        "name": STRING,
+                        "description": STRING,
+                        "pageCount": INTEGER,
+                        "mode": {"enum": ["bounded", "loop"]},
+                        "layout": {"enum": ["fixed", "scrollable", "none"]},
+                        "catalog": {"type": "array", "items": STRING},
+                    },
+                    ["name", "description", "pageCount", "mode", "layout", "catalog"],
+                ),
+            }
+        },
+        ["templates"],
+    ),
+}
+
+CREATE = dict(SCHEMAS["Settings"])
+CREATE = obj(
+    {
+        "template": STRING,
+        "pages": {"type": "array", "items": ref("PageInput")},
+        "initialPage": {"oneOf": [{"type": "integer", "minimum": 0}, ID]},
+        **SCHEMAS["Settings"]["properties"],
+    }
+)
+SCHEMAS["CreateSession"] = CREATE
+
+
+def problem_response(description):
+    return {"description": description, "content": {"application/problem+json": {"schema": ref("Problem")}}}
+
+
+ETAG = {"ETag": {"description": "The version in quotes, e.g. \"7\".", "schema": STRING}}
+RETRY = {"Retry-After": {"description": "Seconds to wait.", "schema": STRING}}
+ALLOW = {"Allow": {"description": "Methods the path allows.", "schema": STRING}}
+
+RESPONSES = {
+    "BadRequest": problem_response("invalid_json, invalid_request (with `field`), or ambiguous message framing."),
+    "Unauthorized": {
+        **problem_response("unauthorized: a bearer token is configured and was missing or wrong."),
+        "headers": {"WWW-Authenticate": {"schema": STRING}},
+    },
+    "NotFound": problem_response("session_not_found, page_not_found, template_not_found or not_found."),
+    "MethodNotAllowed": {**problem_response("method_not_allowed."), "headers": ALLOW},
+    "Conflict": problem_response("empty_pager, stack_root or duplicate_page_id."),
+    "LengthRequired": problem_response("length_required: a chunked body; send a Content-Length."),
+    "PreconditionFailed": {**problem_response("version_mismatch: If-Match did not match; nothing changed."), "headers": ETAG},
+    "TooLarge": problem_response("body_too_large."),
+    "UnsupportedMediaType": problem_response("unsupported_media_type: a body that is not application/json."),
+    "Unprocessable": problem_response("index_out_of_range, not_a_neighbor or limit_exceeded."),
+    "Unavailable": {**problem_response("at_capacity (sessions or event streams), or shutting_down."), "headers": RETRY},
+    "State": {
+        "description": "The state document.",
+        "headers": ETAG,
+        "content": {"application/json": {"schema": ref("State")}},
+    },
+}
+
+
+def r(name):
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+SESSION_ID = {
+    "name": "id", "in": "path", "required": True, "description": "A session id: 22 characters of [A-Za-z0-9_-].",
+    "schema": STRING,
+}
+PAGE_ID = {"name": "pageId", "in": "path", "required": True, "schema": STRING}
+IF_MATCH = {
+    "name": "If-Match", "in": "header", "required": False, "schema": STRING,
+    "description": "Apply only at this version (`\"7\"`, a list, or `*`); otherwise 412 and nothing changes.",
+}
+IF_NONE_MATCH = {
+    "name": "If-None-Match", "in": "header", "required": False, "schema": STRING,
+    "description": "Answer 304 when the version still matches.",
+}
+
+
+def errors(*codes):
+    names = {
+        400: "BadRequest", 401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict",
+        411: "LengthRequired", 412: "PreconditionFailed", 413: "TooLarge", 415: "UnsupportedMediaType",
+        422: "Unprocessable", 503: "Unavailable",
+    }
+    return {str(code): r(names[code]) for code in codes}
+
+
+BODY_ERRORS = (400, 401, 404, 411, 412, 413, 415, 422, 503)
+
+
+def json_body(schema, required=True, description=None):
+    body = {"required": required, "content": {"application/json": {"schema": schema}}}
+    if description:
+        body["description"] = description
+    return body
+
+
+def command(summary, body=None, extra_errors=(409,), body_required=True, description=None, page=False):
+    operation = {
+        "summary": summary,
+        "parameters": [SESSION_ID] + ([PAGE_ID] if page else []) + [IF_MATCH],
+        "responses": {"200": r("State"), **errors(*sorted(set(BODY_ERRORS + tuple(extra_errors))))},
+    }
+    if description:
+        operation["description"] = description
+    if body is not None:
+        operation["requestBody"] = json_body(body, body_required)
+    return operation
+
+
+EMPTY = obj({})
+PATHS = {
+    "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "Running.", "content": {
+        "application/json": {"schema": obj({"status": {"const": "ok"}}, ["status"])}}}}}},
+    "/readyz": {"get": {"summary": "Readiness", "responses": {
+        "200": {"description": "Serving.", "content": {"application/json": {"schema": obj({"status": {"const": "ready"}}, ["status"])}}},
+        "503": problem_response("not_ready: starting or stopping."),
+    }}},
+    "/metrics": {"get": {"summary": "Prometheus metrics", "responses": {"200": {
+        "description": "Text exposition format 0.0.4.", "content": {"text/plain": {"schema": STRING}}}}}},
+    "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {
+        "description": "OpenAPI 3.1.", "content": {"application/json": {"schema": OBJECT}}}}}},
+    "/v1/templates": {"get": {"summary": "List templates", "responses": {
+        "200": {"description": "Every template.", "content": {"application/json": {"schema": ref("TemplateList")}}},
+        **errors(401),
+    }}},
+    "/v1/templates/{name}": {"get": {
+        "summary": "One template",
+        "parameters": [{"name": "name", "in": "path", "required": True, "schema": STRING}],
+        "responses": {
+            "200": {"description": "The template.", "content": {"application/json": {"schema": ref("Template")}}},
+            **errors(401, 404),
+        },
+    }},
+    "/v1/sessions": {"post": {
+        "summary": "Create a session",
+        "description": "From a template (`{\"template\": \"mall\"}`) with overrides merged member by member "
+        "(RFC 7396), or from an explicit definition with `pages`.",
+        "requestBody": json_body(ref("CreateSession")),
+        "responses": {
+            "201": {
+                "description": "Created.",
+                "headers": {**ETAG, "Location": {"schema": STRING}},
+                "content": {"application/json": {"schema": ref("State")}},
+            },
+            **errors(400, 401, 404, 409, 411, 413, 415, 422, 503),
+        },
+    }},
+    "/v1/sessions/{id}": {
+        "get": {
+            "summary": "The state document",
+            "parameters": [SESSION_ID, IF_NONE_MATCH],
+            "responses": {"200": r("State"), "304": {"description": "Not modified.", "headers": ETAG}, **errors(401, 404)},
+        },
+        "patch": command(
+            "Change settings (merge patch: viewport, mode, tabBar, preload, trailingAction, emptyState)",
+            ref("Settings"), extra_errors=(409,), body_required=False,
+        ),
+        "delete": {
+            "summary": "Delete the session",
+            "parameters": [SESSION_ID, IF_MATCH],
+            "responses": {"204": {"description": "Deleted."}, **errors(401, 404, 412)},
+        },
+    },
+    "/v1/sessions/{id}/next": {"post": command("Move one page forward", EMPTY, body_required=False)},
+    "/v1/sessions/{id}/previous": {"post": command("Move one page back", EMPTY, body_required=False)},
+    "/v1/sessions/{id}/select": {"post": command(
+        "Jump to a page, with keyframes",
+        obj({"index": {"type": "integer", "minimum": 0}, "page": ID, "path": {"enum": ["direct", "shortest"]}}),
+    )},
+    "/v1/sessions/{id}/scroll": {"post": command(
+        "Report swipe progress (exactly one member)",
+        obj({"progress": NUMBER, "offset": NUMBER, "windowOffset": NUMBER}),
+    )},
+    "/v1/sessions/{id}/transition": {"post": command(
+        "Begin or end a transition",
+        obj({"phase": {"enum": ["begin", "end"]}, "to": {"type": "integer", "minimum": 0}, "completed": BOOLEAN}, ["phase"]),
+    )},
+    "/v1/sessions/{id}/neighbors": {"get": {
+        "summary": "Peek at the neighbours without changing anything",
+        "parameters": [SESSION_ID],
+        "responses": {
+            "200": {"description": "The neighbours.", "headers": ETAG, "content": {"application/json": {"schema": obj(
+                {"previous": nullable(ref("Summary")), "next": nullable(ref("Summary"))}, ["previous", "next"])}}},
+            **errors(401, 404),
+        },
+    }},
+    "/v1/sessions/{id}/pages": {
+        "get": {
+            "summary": "List pages",
+            "parameters": [SESSION_ID],
+            "responses": {
+                "200": {"description": "The pages.", "headers": ETAG, "content": {"application/json": {"schema": obj(
+                    {"pages": {"type": "array", "items": ref("Page")}}, ["pages"])}}},
+                **errors(401, 404),
+            },
+        },
+        "post": command(
+            "Insert a page (or one from the template's catalog by id)",
+            obj({"page": ref("PageInput"), "from": ID, "at": {"type": "integer", "minimum": 0}}),
+        ),
+        "put": command("Replace all pages", obj({"pages": {"type": "array", "items": ref("PageInput")}}, ["pages"])),
+    },
+    "/v1/sessions/{id}/pages/{pageId}": {
+        "patch": command(
+            "Update a page (null tabWidth returns to the estimate) or move it",
+            obj({"title": {"type": "string", "maxLength": 200}, "content": nullable(OBJECT),
+                 "tabWidth": nullable({"type": "number", "exclusiveMinimum": 0}), "moveTo": {"type": "integer", "minimum": 0}}),
+            body_required=False, page=True,
+        ),
+        "delete": command("Remove a page", page=True),
+    },
+    "/v1/sessions/{id}/pages/{pageId}/stack": {
+        "post": command("Push a screen", obj({"screen": ref("Screen")}, ["screen"]), page=True),
+        "delete": {
+            **command("Pop a screen, or pop to the root with ?to=root", page=True),
+        },
+    },
+}
+PATHS["/v1/sessions/{id}/pages/{pageId}/stack"]["delete"]["parameters"] = [
+    SESSION_ID, PAGE_ID, IF_MATCH, {"name": "to", "in": "query", "required": False, "schema": {"enum": ["root"]}},
+]
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "pagerd",
+        "version": "1.0.0",
+        "description": "A headless pager engine. Every error the server raises is RFC 9457 application/problem+json "
+        "with a stable `code`; libmicrohttpd answers some protocol errors itself as text/html (over-long request "
+        "line or headers, a malformed request line, HTTP/1.1 without Host).",
+    },
+    "servers": [{"url": "http://127.0.0.1:8080"}],
+    "components": {
+        "schemas": SCHEMAS,
+        "responses": RESPONSES,
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                       "description": "Required on /v1 routes when pagerd is configured with a token."}},
+    },
+    "paths": PATHS,
+}
+for path, item in PATHS.items():
+    if path.startswith("/v1/"):
+        for operation in item.values():
+            operation["security"] = [{}, {"bearer": []}]
+
+
+def render():
+    return json.dumps(DOCUMENT, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def swift_source(text):
+    return (
+        "// Generated by tools/openapi.py (`make openapi`); edit that script, not this file.\n"
+        "/// The OpenAPI 3.1 document served at `/openapi.json`.\n"
+        "enum OpenAPIDocument {\n"
+        "    static let bytes: [UInt8] = Array(text.utf8)\n\n"
+        "    static let text = #\"\"\"\n" + text + "\n\"\"\"#\n}\n"
+    )
+
+
+if __name__ == "__main__":
+    if "--print" in sys.argv:
+        print(render())
+    else:
+        (ROOT / "Sources/PagerAPI/OpenAPIDocument.swift").write_text(swift_source(render()))
