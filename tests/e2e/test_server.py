@@ -49,7 +49,7 @@ def test_unknown_path_is_a_problem(pagerd):
 def test_wrong_method_is_405_with_allow(pagerd):
     status, headers, body = pagerd.json("DELETE", "/healthz")
     assert status == 405
-    assert headers["allow"] == "GET, HEAD"
+    assert headers["allow"] == "GET, HEAD, OPTIONS"
     assert body["code"] == "method_not_allowed"
 
 
