@@ -1,0 +1,71 @@
+import Foundation
+import JSON
+import MicroHTTP
+import PagerAPI
+import PagerModel
+import PagerSessions
+import TestSupport
+
+struct TestClock: EngineClock {
+    let time: ManualTime
+    func now() -> Double { time.now }
+}
+
+/// Drives the API responder in-process with request values.
+struct APITester {
+    let engine: PagerEngine
+    let responder: APIResponder
+    let time = ManualTime()
+
+    init(limits: EngineLimits = EngineLimits(), options: APIOptions = APIOptions()) throws {
+        let time = ManualTime()
+        let templates = try Self.shippedTemplates()
+        engine = PagerEngine(templates: templates, limits: limits, clock: TestClock(time: time))
+        responder = APIResponder(engine: engine, readiness: Readiness(), options: options)
+        self.timeBox = time
+    }
+
+    private let timeBox: ManualTime
+    var clock: ManualTime { timeBox }
+
+    static func shippedTemplates() throws -> [Template] {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let folder = url.appendingPathComponent("config/templates")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+            .map { try Template(json: try JSONParser.parse(Array(Data(contentsOf: folder.appendingPathComponent($0))))) }
+    }
+
+    struct Reply {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
+        subscript(key: String) -> JSONValue? { json[key] }
+        var code: String? { json["code"]?.stringValue }
+        var field: String? { json["field"]?.stringValue }
+    }
+
+    func send(
+        _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
+        contentType: String? = "application/json", query: [(String, String)] = []
+    ) async -> Reply {
+        var requestHeaders = HTTPHeaders()
+        if json != nil, let contentType { requestHeaders.add("Content-Type", contentType) }
+        for (name, value) in headers { requestHeaders.add(name, value) }
+        let request = HTTPRequest(
+            method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: requestHeaders,
+            body: json.map { Array($0.utf8) } ?? [])
+        let response = await responder.respond(to: request)
+        return Reply(status: response.status, headers: response.headers, body: response.bodyBytes)
+    }
+
+    /// Creates a session and returns its id.
+    func create(_ json: String) async throws -> String {
+        let reply = await send("POST", "/v1/sessions", json: json)
+        guard reply.status == 201, let id = reply["id"]?.stringValue else {
+            throw RawHTTPError.malformed("create failed: \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        return id
+    }
+}

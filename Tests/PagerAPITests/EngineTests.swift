@@ -1,0 +1,65 @@
+import JSON
+import PagerModel
+import PagerSessions
+import Testing
+
+@Suite("PagerEngine: ids, change feed, concurrency")
+struct EngineTests {
+    @Test("session ids are 22 URL-safe characters carrying 128 random bits, all distinct")
+    func ids() {
+        var seen = Set<String>()
+        for _ in 0..<2000 {
+            let id = SessionID.random()
+            #expect(id.utf8.count == 22 && SessionID.isWellFormed(id))
+            seen.insert(id)
+        }
+        #expect(seen.count == 2000)
+    }
+
+    @Test("subscribers see every change in order with its kind, then deleted")
+    func changeFeed() async throws {
+        let engine = PagerEngine(templates: try APITester.shippedTemplates())
+        let created = try await engine.create(body: ["template": "media"])
+        let (snapshot, events) = try await engine.subscribe(to: created.id)
+        #expect(snapshot.version == 1)
+        let collector = Task {
+            var seen: [(SessionEventKind, Int)] = []
+            for await event in events { seen.append((event.kind, event.snapshot.version)) }
+            return seen
+        }
+        // Each change waits for the collector, since the feed keeps only the newest event.
+        func step(_ command: PagerCommand) async throws {
+            _ = try await engine.apply(command, to: created.id)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await step(.next)
+        try await step(.scroll(.progress(0.3)))
+        try await step(.insert(Page(id: "x", title: "X"), at: nil))
+        try await step(.push(pageID: "x", Screen(id: "s")))
+        try await step(.next)
+        try await step(.next)  // at the end: no change, nothing published
+        try await engine.delete(created.id)
+        let seen = await collector.value
+        #expect(seen.map(\.0) == [.pageChanged, .transition, .pagesChanged, .stackChanged, .pageChanged, .pageChanged, .deleted])
+        #expect(seen.map(\.1) == [2, 3, 4, 5, 6, 7, 7])
+        #expect(await engine.subscriberTotal == 0)
+    }
+
+    @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once")
+    func concurrentCommands() async throws {
+        let engine = PagerEngine(templates: try APITester.shippedTemplates())
+        let id = try await engine.create(body: ["template": "mall"]).id
+        let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    var mine: [Int] = []
+                    for _ in 0..<50 { mine.append(try await engine.apply(.next, to: id).snapshot.version) }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0 += $1 }
+        }
+        #expect(versions.sorted() == Array(2...801))
+        #expect(try await engine.snapshot(of: id).pager.index == 800 % 3)
+    }
+}
