@@ -18,7 +18,7 @@ run: build
 	$(RELEASE_BIN) --config config/pagerd.json
 
 python-deps:
-	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest
+	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator" 2>/dev/null || $(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator
 
 test: deps python-deps
 	$(SWIFT) test

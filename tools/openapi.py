@@ -21,6 +21,9 @@ def nullable(schema):
 
 NUMBER = {"type": "number"}
 INTEGER = {"type": "integer"}
+INDEX = {"type": "integer", "minimum": 0, "maximum": 9007199254740991}
+LENGTH = {"type": "number", "exclusiveMinimum": 0, "maximum": 1e9}
+SPACING = {"type": "number", "minimum": 0, "maximum": 1e9}
 STRING = {"type": "string"}
 BOOLEAN = {"type": "boolean"}
 ID = {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"}
@@ -66,7 +69,7 @@ SCHEMAS = {
         {
             "id": ID,
             "title": {"type": "string", "maxLength": 200},
-            "tabWidth": {"type": "number", "exclusiveMinimum": 0},
+            "tabWidth": LENGTH,
             "content": OBJECT,
             "stack": {"type": "array", "items": ref("Screen")},
         },
@@ -144,19 +147,17 @@ SCHEMAS = {
     "Settings": obj(
         {
             "mode": {"enum": ["bounded", "loop"]},
-            "viewport": nullable(obj({"width": {"type": "number", "exclusiveMinimum": 0}})),
+            "viewport": nullable(obj({"width": LENGTH})),
             "tabBar": nullable(
                 obj(
                     {
                         "layout": {"enum": ["fixed", "scrollable", "none"]},
-                        "spacing": {"type": "number", "minimum": 0},
-                        "inset": {"type": "number", "minimum": 0},
-                        "minTabWidth": {"type": "number", "exclusiveMinimum": 0},
-                        "tabPadding": {"type": "number", "minimum": 0},
-                        "charWidth": {"type": "number", "exclusiveMinimum": 0},
-                        "indicator": nullable(
-                            obj({"style": {"enum": ["linear", "elastic"]}, "height": {"type": "number", "exclusiveMinimum": 0}})
-                        ),
+                        "spacing": SPACING,
+                        "inset": SPACING,
+                        "minTabWidth": LENGTH,
+                        "tabPadding": SPACING,
+                        "charWidth": LENGTH,
+                        "indicator": nullable(obj({"style": {"enum": ["linear", "elastic"]}, "height": LENGTH})),
                     }
                 )
             ),
@@ -201,6 +202,8 @@ CREATE = obj(
         **SCHEMAS["Settings"]["properties"],
     }
 )
+CREATE["anyOf"] = [{"required": ["template"]}, {"required": ["pages"]}]
+CREATE["properties"]["initialPage"] = {"oneOf": [INDEX, ID]}
 SCHEMAS["CreateSession"] = CREATE
 
 
@@ -344,15 +347,20 @@ PATHS = {
     "/v1/sessions/{id}/previous": {"post": command("Move one page back", EMPTY, body_required=False)},
     "/v1/sessions/{id}/select": {"post": command(
         "Jump to a page, with keyframes",
-        obj({"index": {"type": "integer", "minimum": 0}, "page": ID, "path": {"enum": ["direct", "shortest"]}}),
+        {"oneOf": [
+            obj({"index": INDEX, "path": {"enum": ["direct", "shortest"]}}, ["index"]),
+            obj({"page": ID, "path": {"enum": ["direct", "shortest"]}}, ["page"]),
+        ]},
     )},
     "/v1/sessions/{id}/scroll": {"post": command(
         "Report swipe progress (exactly one member)",
-        obj({"progress": NUMBER, "offset": NUMBER, "windowOffset": NUMBER}),
+        {"oneOf": [obj({"progress": NUMBER}, ["progress"]), obj({"offset": NUMBER}, ["offset"]),
+                   obj({"windowOffset": NUMBER}, ["windowOffset"])]},
     )},
     "/v1/sessions/{id}/transition": {"post": command(
         "Begin or end a transition",
-        obj({"phase": {"enum": ["begin", "end"]}, "to": {"type": "integer", "minimum": 0}, "completed": BOOLEAN}, ["phase"]),
+        {"oneOf": [obj({"phase": {"const": "begin"}, "to": INDEX}, ["phase", "to"]),
+                   obj({"phase": {"const": "end"}, "completed": BOOLEAN}, ["phase", "completed"])]},
     )},
     "/v1/sessions/{id}/neighbors": {"get": {
         "summary": "Peek at the neighbours without changing anything",
@@ -375,7 +383,7 @@ PATHS = {
         },
         "post": command(
             "Insert a page (or one from the template's catalog by id)",
-            obj({"page": ref("PageInput"), "from": ID, "at": {"type": "integer", "minimum": 0}}),
+            {"oneOf": [obj({"page": ref("PageInput"), "at": INDEX}, ["page"]), obj({"from": ID, "at": INDEX}, ["from"])]},
         ),
         "put": command("Replace all pages", obj({"pages": {"type": "array", "items": ref("PageInput")}}, ["pages"])),
     },
@@ -383,7 +391,7 @@ PATHS = {
         "patch": command(
             "Update a page (null tabWidth returns to the estimate) or move it",
             obj({"title": {"type": "string", "maxLength": 200}, "content": nullable(OBJECT),
-                 "tabWidth": nullable({"type": "number", "exclusiveMinimum": 0}), "moveTo": {"type": "integer", "minimum": 0}}),
+                 "tabWidth": nullable(LENGTH), "moveTo": INDEX}),
             body_required=False, page=True,
         ),
         "delete": command("Remove a page", page=True),
@@ -417,6 +425,34 @@ DOCUMENT = {
     },
     "paths": PATHS,
 }
+OPERATION_IDS = {
+    ("/healthz", "get"): "health", ("/readyz", "get"): "ready", ("/metrics", "get"): "metrics",
+    ("/openapi.json", "get"): "openapi", ("/v1/templates", "get"): "listTemplates",
+    ("/v1/templates/{name}", "get"): "getTemplate", ("/v1/sessions", "post"): "createSession",
+    ("/v1/sessions/{id}", "get"): "getSession", ("/v1/sessions/{id}", "patch"): "patchSession",
+    ("/v1/sessions/{id}", "delete"): "deleteSession", ("/v1/sessions/{id}/next", "post"): "next",
+    ("/v1/sessions/{id}/previous", "post"): "previous", ("/v1/sessions/{id}/select", "post"): "select",
+    ("/v1/sessions/{id}/scroll", "post"): "scroll", ("/v1/sessions/{id}/transition", "post"): "transition",
+    ("/v1/sessions/{id}/neighbors", "get"): "neighbors", ("/v1/sessions/{id}/pages", "get"): "listPages",
+    ("/v1/sessions/{id}/pages", "post"): "insertPage", ("/v1/sessions/{id}/pages", "put"): "replacePages",
+    ("/v1/sessions/{id}/pages/{pageId}", "patch"): "updatePage",
+    ("/v1/sessions/{id}/pages/{pageId}", "delete"): "removePage",
+    ("/v1/sessions/{id}/pages/{pageId}/stack", "post"): "pushScreen",
+    ("/v1/sessions/{id}/pages/{pageId}/stack", "delete"): "popScreen",
+}
+for (path, method), operation_id in OPERATION_IDS.items():
+    PATHS[path][method]["operationId"] = operation_id
+
+# Links let clients (and schemathesis) follow a created session into every operation on it.
+LINKS = {}
+for (path, method), operation_id in OPERATION_IDS.items():
+    if path.startswith("/v1/sessions/{id}"):
+        parameters = {"id": "$response.body#/id"}
+        if "{pageId}" in path:
+            parameters["pageId"] = "$response.body#/page/id"
+        LINKS[operation_id] = {"operationId": operation_id, "parameters": parameters}
+PATHS["/v1/sessions"]["post"]["responses"]["201"]["links"] = LINKS
+
 for path, item in PATHS.items():
     if path.startswith("/v1/"):
         for operation in item.values():

@@ -33,10 +33,8 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     /// The number as an Int, if this is a number with no fractional part that fits.
     public var intValue: Int? {
-        guard case .number(let number) = self, number.rounded() == number, abs(number) < 9.007_199_254_740_992e15 else {
-            return nil
-        }
-        return Int(number)
+        guard case .number(let number) = self else { return nil }
+        return Int(exactly: number)
     }
 
     /// The Boolean, if this is a Boolean.

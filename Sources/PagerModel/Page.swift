@@ -129,8 +129,20 @@ extension Page {
         }
     }
 
+    /// The largest length in points any width, spacing or inset may have, so that every derived
+    /// position (a thousand tabs, offsets one period away) stays finite.
+    public static let maxLength = 1e9
+
     static func validatePositive(_ value: Double, field: String) throws(PagerError) {
-        guard value.isFinite, value > 0 else { throw .invalid(field: field, "Must be a finite number greater than 0.") }
+        guard value.isFinite, value > 0, value <= maxLength else {
+            throw .invalid(field: field, "Must be a number greater than 0 and at most \(Int(maxLength)).")
+        }
+    }
+
+    static func validateNonNegative(_ value: Double, field: String) throws(PagerError) {
+        guard value.isFinite, value >= 0, value <= maxLength else {
+            throw .invalid(field: field, "Must be a number from 0 to \(Int(maxLength)).")
+        }
     }
 
     static func validateContent(_ content: JSONObject, field: String, limits: PagerLimits) throws(PagerError) {

@@ -100,7 +100,8 @@ extension Pager {
         case .offset(let offset): raw = offset / W - Double(current); field = "offset"
         case .windowOffset(let offset): raw = (offset - W) / W; field = "windowOffset"
         }
-        guard raw.isFinite else { throw .invalid(field: field, "Must be a finite number.") }
+        // An offset far beyond the viewport can overflow the ratio; it still has a direction.
+        guard !raw.isNaN else { throw .invalid(field: field, "Must be a finite number.") }
         let p = min(max(raw, -1), 1)
         if p == 0 {
             if transition != nil { transition?.progress = 0 }

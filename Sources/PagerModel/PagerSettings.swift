@@ -89,9 +89,7 @@ public struct PagerSettings: Sendable, Equatable {
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")
         for (value, field) in [(tabBar.spacing, "tabBar.spacing"), (tabBar.inset, "tabBar.inset"),
                                (tabBar.tabPadding, "tabBar.tabPadding")] {
-            guard value.isFinite, value >= 0 else {
-                throw .invalid(field: field, "Must be a finite number greater than or equal to 0.")
-            }
+            try Page.validateNonNegative(value, field: field)
         }
         guard (0...Self.maxPreload).contains(preload) else {
             throw .invalid(field: "preload", "Must be an integer from 0 to \(Self.maxPreload).")

@@ -156,3 +156,30 @@ struct GeometryTests {
         #expect(pager.tabBar.offset == 0)
     }
 }
+
+@Suite("Geometry stays finite")
+struct FiniteGeometryTests {
+    @Test("lengths above 1e9 points are refused, so no derived position can overflow")
+    func lengthBound() throws {
+        #expect(throws: PagerError.self) { try Pager(pages: [Page(id: "a", title: "A", tabWidth: 1.3e308)]) }
+        var settings = PagerSettings()
+        settings.viewportWidth = 2e9
+        #expect(throws: PagerError.self) { try Pager(pages: makePages(2), settings: settings) }
+        let widest = try makePager(1000, layout: .scrollable, width: 1e9, widths: Array(repeating: 1e9, count: 1000)) {
+            $0.tabBar.spacing = 1e9
+            $0.tabBar.inset = 1e9
+        }
+        let end = try widest.after(.select(.index(999), path: .direct)).after(.scroll(.progress(1)))
+        #expect(end.tabBar.contentWidth.isFinite && end.pageOffset.isFinite)
+        #expect(end.indicator.map { $0.x.isFinite && $0.width.isFinite } == true)
+    }
+
+    @Test("an offset that overflows the ratio still scrolls fully in its direction")
+    func hugeOffset() throws {
+        let pager = try makePager(3, width: 1e-300, initial: 1)
+        let forward = try pager.after(.scroll(.offset(1e300)))
+        #expect(forward.transition == Transition(from: 1, to: 2, progress: 1, direction: .forward))
+        let back = try pager.after(.scroll(.windowOffset(-1e300)))
+        #expect(back.transition?.direction == .reverse)
+    }
+}
