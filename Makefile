@@ -31,8 +31,9 @@ test-swift: deps
 test-e2e: build python-deps
 	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e
 
+# Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:
-	bash ../shared/container-check/check.sh --smoke 'curl -fsS "$$BASE_URL/healthz"' .
+	bash ../shared/container-check/check.sh --smoke "bash tests/container-smoke.sh" .
 
 clean:
 	rm -rf .build
