@@ -403,6 +403,24 @@ PATHS = {
         },
     },
 }
+PATHS["/v1/sessions/{id}/events"] = {"get": {
+    "summary": "Server-Sent Events: the state, then one event per change",
+    "description": "First `event: state` with the current state (skipped when Last-Event-ID is already the "
+    "current version), then `id: <version>`, `event: <kind>` (pageChanged, transition, pagesChanged, "
+    "stackChanged, settingsChanged, actionRequested, deleted) and the state document on one `data:` line. "
+    "A `: heartbeat` comment is sent every eventHeartbeat seconds. A slow reader gets coalesced updates "
+    "ending at the newest state. The stream ends after `deleted`.",
+    "parameters": [
+        SESSION_ID,
+        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": STRING},
+        {"name": "lastEventId", "in": "query", "required": False, "schema": STRING,
+         "description": "The same as the Last-Event-ID header, for clients that cannot set headers."},
+    ],
+    "responses": {
+        "200": {"description": "An event stream.", "content": {"text/event-stream": {"schema": STRING}}},
+        **errors(401, 404, 503),
+    },
+}}
 PATHS["/v1/sessions/{id}/pages/{pageId}/stack"]["delete"]["parameters"] = [
     SESSION_ID, PAGE_ID, IF_MATCH, {"name": "to", "in": "query", "required": False, "schema": {"enum": ["root"]}},
 ]
@@ -439,6 +457,7 @@ OPERATION_IDS = {
     ("/v1/sessions/{id}/pages/{pageId}", "delete"): "removePage",
     ("/v1/sessions/{id}/pages/{pageId}/stack", "post"): "pushScreen",
     ("/v1/sessions/{id}/pages/{pageId}/stack", "delete"): "popScreen",
+    ("/v1/sessions/{id}/events", "get"): "streamEvents",
 }
 for (path, method), operation_id in OPERATION_IDS.items():
     PATHS[path][method]["operationId"] = operation_id
@@ -446,7 +465,7 @@ for (path, method), operation_id in OPERATION_IDS.items():
 # Links let clients (and schemathesis) follow a created session into every operation on it.
 LINKS = {}
 for (path, method), operation_id in OPERATION_IDS.items():
-    if path.startswith("/v1/sessions/{id}"):
+    if path.startswith("/v1/sessions/{id}") and operation_id != "streamEvents":
         parameters = {"id": "$response.body#/id"}
         if "{pageId}" in path:
             parameters["pageId"] = "$response.body#/page/id"

@@ -23,13 +23,19 @@ public struct APIOptions: Sendable {
     public var authToken: String?
     /// Origins allowed by CORS; `*` allows any.
     public var corsOrigins: [String]
+    /// Time between comment heartbeats on event streams.
+    public var eventHeartbeat: Duration
     /// Requests between their first header and completion, for `/metrics`.
     public var liveRequests: @Sendable () -> Int
 
     /// Creates options.
-    public init(authToken: String? = nil, corsOrigins: [String] = ["*"], liveRequests: @escaping @Sendable () -> Int = { 0 }) {
+    public init(
+        authToken: String? = nil, corsOrigins: [String] = ["*"], eventHeartbeat: Duration = .seconds(15),
+        liveRequests: @escaping @Sendable () -> Int = { 0 }
+    ) {
         self.authToken = authToken
         self.corsOrigins = corsOrigins
+        self.eventHeartbeat = eventHeartbeat
         self.liveRequests = liveRequests
     }
 }
@@ -51,6 +57,7 @@ public struct APIResponder: HTTPResponder {
         Self.addOperationalRoutes(to: &router, readiness: readiness, engine: engine, metrics: metrics, options: options)
         TemplateRoutes(templates: engine.templates).register(in: &router)
         SessionRoutes(engine: engine).register(in: &router)
+        EventRoutes(engine: engine, heartbeat: options.eventHeartbeat).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add("GET", "/openapi.json") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)

@@ -48,6 +48,7 @@ public enum Pagerd {
         let serverSlot = Mutex<HTTPServer?>(nil)
         let options = APIOptions(
             authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
+            eventHeartbeat: .seconds(configuration.eventHeartbeat),
             liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } })
         let responder = APIResponder(engine: engine, readiness: readiness, options: options)
         let server = HTTPServer(configuration: configuration.server, responder: responder)

@@ -175,14 +175,18 @@ public actor PagerEngine {
 
     // MARK: - Change feed
 
-    /// Subscribes to the changes of session `id`. The stream holds only the newest undelivered
-    /// event, so a slow reader gets the latest state and never holds the engine back. It ends
-    /// after `deleted`, or when the subscriber cancels.
+    /// Undelivered events kept per subscriber; past this the oldest are dropped, so a slow reader
+    /// skips ahead to the newest state and never holds the engine back.
+    public static let subscriberBuffer = 64
+
+    /// Subscribes to the changes of session `id`. A prompt reader sees every change; a slow one
+    /// gets coalesced updates ending at the newest state. It ends after `deleted`, or when the
+    /// subscriber cancels.
     public func subscribe(to id: String) throws(EngineError) -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>) {
         let now = clock.now()
         guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
         guard subscriberCount < limits.maxSubscribers else { throw .tooManySubscribers(limit: limits.maxSubscribers) }
-        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let token = nextSubscriberID
         nextSubscriberID += 1
         subscriberCount += 1

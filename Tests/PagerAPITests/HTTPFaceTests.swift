@@ -120,3 +120,21 @@ struct HTTPFaceTests {
         #expect(stopping.status == 503 && stopping.headers["Retry-After"] == "1")
     }
 }
+
+@Suite("The event stream route in-process")
+struct EventRouteTests {
+    @Test("an events request answers a stream with SSE headers; unknown sessions 404; the cap 503")
+    func eventsRoute() async throws {
+        let api = try APITester(limits: EngineLimits(maxSubscribers: 1))
+        let id = try await api.create(#"{"template": "mall"}"#)
+        let reply = await api.send("GET", "/v1/sessions/\(id)/events")
+        #expect(reply.status == 200)
+        #expect(reply.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        #expect(reply.headers["Cache-Control"] == "no-store" && reply.headers["ETag"] == "\"1\"")
+        #expect(await api.engine.subscriberTotal == 1)
+        let full = await api.send("GET", "/v1/sessions/\(id)/events")
+        #expect(full.status == 503 && full.code == "at_capacity" && full.headers["Retry-After"] == "5")
+        let missing = await api.send("GET", "/v1/sessions/nope/events")
+        #expect(missing.status == 404 && missing.code == "session_not_found")
+    }
+}
