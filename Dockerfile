@@ -20,6 +20,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/pagerd /usr/local/bin/pagerd
 COPY config ./config
+COPY web ./web
 ENV PAGERD_HOST=0.0.0.0 \
     PAGERD_PORT=8080
 EXPOSE 8080

@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e python-deps container-check clean openapi
+.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
 deps:
@@ -18,18 +18,26 @@ run: build
 	$(RELEASE_BIN) --config config/pagerd.json
 
 python-deps:
-	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator" 2>/dev/null || $(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator
+	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator, selenium" 2>/dev/null || \
+		$(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator selenium
 
-test: deps python-deps
+# Headless Chromium and its driver (Debian's packages), with fonts for Korean titles and emoji.
+browser-deps:
+	@{ command -v chromium && command -v chromedriver && fc-list | grep -q "Noto Sans CJK"; } > /dev/null 2>&1 || { \
+		echo "installing chromium, chromium-driver and fonts with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji; }
+
+test: deps python-deps browser-deps
 	$(SWIFT) test
 	$(SWIFT) build -c release --product pagerd
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
 
 test-swift: deps
 	$(SWIFT) test
 
-test-e2e: build python-deps
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e
+test-e2e: build python-deps browser-deps
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
 
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:

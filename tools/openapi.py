@@ -301,6 +301,14 @@ PATHS = {
         "description": "Text exposition format 0.0.4.", "content": {"text/plain": {"schema": STRING}}}}}},
     "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {
         "description": "OpenAPI 3.1.", "content": {"application/json": {"schema": OBJECT}}}}}},
+    "/": {"get": {"summary": "The demo web client", "responses": {"200": {
+        "description": "HTML page.", "content": {"text/html": {"schema": STRING}}}, "404": problem_response("not_found: no demo folder.")}}},
+    "/demo/{file}": {"get": {
+        "summary": "The demo's scripts and styles",
+        "parameters": [{"name": "file", "in": "path", "required": True, "schema": STRING}],
+        "responses": {"200": {"description": "The file.", "content": {"text/javascript": {"schema": STRING}, "text/css": {"schema": STRING}}},
+                      "404": problem_response("not_found.")},
+    }},
     "/v1/templates": {"get": {"summary": "List templates", "responses": {
         "200": {"description": "Every template.", "content": {"application/json": {"schema": ref("TemplateList")}}},
         **errors(401),
@@ -445,7 +453,7 @@ DOCUMENT = {
 }
 OPERATION_IDS = {
     ("/healthz", "get"): "health", ("/readyz", "get"): "ready", ("/metrics", "get"): "metrics",
-    ("/openapi.json", "get"): "openapi", ("/v1/templates", "get"): "listTemplates",
+    ("/openapi.json", "get"): "openapi", ("/", "get"): "demo", ("/demo/{file}", "get"): "demoFile", ("/v1/templates", "get"): "listTemplates",
     ("/v1/templates/{name}", "get"): "getTemplate", ("/v1/sessions", "post"): "createSession",
     ("/v1/sessions/{id}", "get"): "getSession", ("/v1/sessions/{id}", "patch"): "patchSession",
     ("/v1/sessions/{id}", "delete"): "deleteSession", ("/v1/sessions/{id}/next", "post"): "next",

@@ -27,12 +27,15 @@ public struct APIOptions: Sendable {
     public var eventHeartbeat: Duration
     /// Requests between their first header and completion, for `/metrics`.
     public var liveRequests: @Sendable () -> Int
+    /// The demo web client's files by name (`index.html`, `app.js`, …); empty serves 404s.
+    public var webFiles: [String: WebFile]
 
     /// Creates options.
     public init(
         authToken: String? = nil, corsOrigins: [String] = ["*"], eventHeartbeat: Duration = .seconds(15),
-        liveRequests: @escaping @Sendable () -> Int = { 0 }
+        liveRequests: @escaping @Sendable () -> Int = { 0 }, webFiles: [String: WebFile] = [:]
     ) {
+        self.webFiles = webFiles
         self.authToken = authToken
         self.corsOrigins = corsOrigins
         self.eventHeartbeat = eventHeartbeat
@@ -58,6 +61,7 @@ public struct APIResponder: HTTPResponder {
         TemplateRoutes(templates: engine.templates).register(in: &router)
         SessionRoutes(engine: engine).register(in: &router)
         EventRoutes(engine: engine, heartbeat: options.eventHeartbeat).register(in: &router)
+        StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add("GET", "/openapi.json") { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)

@@ -31,6 +31,7 @@ struct PagerdCommand: ParsableCommand {
     @Option(help: "Bearer token required on /v1 routes.") var authToken: String?
     @Option(help: "CORS origins, comma-separated.") var corsOrigins: String?
     @Option(help: "Folder of template files.") var templates: String?
+    @Option(help: "Folder of the demo web client served at /.") var webRoot: String?
     @Option(help: "Lowest log level written.") var logLevel: String?
     @Option(help: "text or json.") var logFormat: String?
     @Option(help: "Seconds requests in flight get when stopping.") var shutdownGrace: String?
@@ -45,7 +46,7 @@ struct PagerdCommand: ParsableCommand {
             ("connectionTimeout", connectionTimeout), ("connectionMemoryLimit", connectionMemoryLimit),
             ("strictForClient", strictForClient), ("maxBodyBytes", maxBodyBytes), ("maxPages", maxPages),
             ("maxStackDepth", maxStackDepth), ("maxContentBytes", maxContentBytes), ("maxSessions", maxSessions),
-            ("idleTTL", idleTTL), ("authToken", authToken), ("corsOrigins", corsOrigins), ("templates", templates),
+            ("idleTTL", idleTTL), ("authToken", authToken), ("corsOrigins", corsOrigins), ("templates", templates), ("webRoot", webRoot),
             ("logLevel", logLevel), ("logFormat", logFormat), ("shutdownGrace", shutdownGrace),
             ("eventHeartbeat", eventHeartbeat), ("maxSubscribers", maxSubscribers),
         ]

@@ -30,6 +30,8 @@ public struct Configuration: Sendable, Equatable {
     public var corsOrigins = ["*"]
     /// The folder of template files.
     public var templatesPath = "config/templates"
+    /// The folder of the demo web client served at `/`.
+    public var webRoot = "web"
     /// The lowest log level written: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// The log line format.

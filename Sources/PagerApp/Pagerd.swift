@@ -46,10 +46,14 @@ public enum Pagerd {
         let readiness = Readiness()
         let engine = PagerEngine(templates: templates, limits: configuration.engineLimits)
         let serverSlot = Mutex<HTTPServer?>(nil)
+        let webFiles = WebLoader.load(from: configuration.webRoot)
+        if webFiles == nil {
+            logger.warning("no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])
+        }
         let options = APIOptions(
             authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
-            liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } })
+            liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } }, webFiles: webFiles ?? [:])
         let responder = APIResponder(engine: engine, readiness: readiness, options: options)
         let server = HTTPServer(configuration: configuration.server, responder: responder)
         serverSlot.withLock { $0 = server }

@@ -161,6 +161,8 @@ extension Setting {
                 help: "Origins allowed by CORS, comma-separated; * for any.") { $0.corsOrigins = $1.list },
         Setting(key: "templates", environment: "PAGERD_TEMPLATES", flag: "templates", kind: .text(allowEmpty: false),
                 help: "Folder of template files.") { $0.templatesPath = $1.text },
+        Setting(key: "webRoot", environment: "PAGERD_WEB_ROOT", flag: "web-root", kind: .text(allowEmpty: false),
+                help: "Folder of the demo web client served at /.") { $0.webRoot = $1.text },
         Setting(key: "logLevel", environment: "PAGERD_LOG_LEVEL", flag: "log-level",
                 kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
                 help: "Lowest log level written.") { $0.logLevel = $1.text },

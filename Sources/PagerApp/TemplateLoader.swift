@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PagerAPI
 import PagerModel
 
 /// Reads every `*.json` file of the templates folder and validates it; a bad file stops start-up
@@ -31,5 +32,18 @@ enum TemplateLoader {
             }
         }
         return templates
+    }
+}
+
+/// Reads the demo web client's files; a missing folder serves no demo (logged, not fatal).
+enum WebLoader {
+    static func load(from folder: String) -> [String: WebFile]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        var files: [String: WebFile] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: path) { files[name] = WebFile(name: name, bytes: Array(data)) }
+        }
+        return files
     }
 }

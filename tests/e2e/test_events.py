@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 
-from conftest import Pagerd
+from support import Pagerd
 
 
 class EventReader:

@@ -3,7 +3,7 @@ import signal
 import socket
 import time
 
-from conftest import Pagerd
+from support import Pagerd
 
 
 def raw(port, data, read_timeout=5):
@@ -100,7 +100,7 @@ def test_sigterm_exits_zero_within_five_seconds(start_pagerd):
 
 def test_bad_setting_exits_two_naming_it(tmp_path):
     import subprocess
-    from conftest import BINARY, ROOT
+    from support import BINARY, ROOT
 
     result = subprocess.run(
         [BINARY], cwd=ROOT, env={"PAGERD_PORT": "99999"}, capture_output=True, text=True, timeout=10

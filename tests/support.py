@@ -1,4 +1,4 @@
-"""Fixtures that start the real pagerd binary on a free port and talk to it over sockets."""
+"""The real pagerd binary started on a free port, and a small client for it."""
 import http.client
 import json
 import os
@@ -8,9 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BINARY = os.environ.get("PAGERD_BINARY", str(ROOT / ".build" / "release" / "pagerd"))
 
 
@@ -64,24 +62,3 @@ class Pagerd:
             return self.proc.wait(timeout=timeout)
         finally:
             self.proc.stderr.close()
-
-
-@pytest.fixture
-def pagerd():
-    server = Pagerd()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def start_pagerd():
-    started = []
-
-    def start(extra_env=None, args=()):
-        server = Pagerd(extra_env, args)
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.stop()

@@ -1,0 +1,137 @@
+"""The demo web client in real headless Chromium, driven by Selenium, against the release binary."""
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+@pytest.fixture
+def browser():
+    options = Options()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,900"):
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def state_of(server, sid):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/v1/sessions/{sid}") as response:
+        return json.loads(response.read())
+
+
+def wait_for(driver, condition, timeout=10):
+    # Every render rebuilds the tabs and pages, so an element found a moment ago may be gone.
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException])
+    return wait.until(lambda d: condition(d))
+
+
+def shot(driver, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def indicator_left(driver):
+    """The first indicator segment's left edge in tab-bar points (1 point = 1 CSS pixel)."""
+    return driver.execute_script("""
+        const seg = document.querySelector('.indicator-segment');
+        const bar = document.getElementById('tabbar');
+        return seg.getBoundingClientRect().left - bar.getBoundingClientRect().left;""")
+
+
+def test_mall_drag_tap_and_second_window(pagerd, browser):
+    base = f"http://127.0.0.1:{pagerd.port}/"
+    browser.get(base)
+    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
+    Select(browser.find_element(By.ID, "template")).select_by_value("mall")
+    browser.find_element(By.ID, "create-button").click()
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tab")) == 3)
+    sid = browser.execute_script("return location.hash").split("=", 1)[1]
+    state = state_of(pagerd, sid)
+    assert (state["index"], state["mode"]) == (0, "loop")
+    assert [t.text for t in browser.find_elements(By.CSS_SELECTOR, ".tab")] == ["상품", "최근 본 상품", "찜"]
+    assert indicator_left(browser) == pytest.approx(0, abs=0.5)
+    shot(browser, "1-created")
+
+    # Drag left by 0.3 of the page width and hold: the server has a transition in flight and the
+    # indicator on screen is where the server says.
+    viewport = browser.find_element(By.ID, "viewport")
+    actions = ActionChains(browser, duration=50)
+    actions.move_to_element_with_offset(viewport, 150, 0).click_and_hold()  # start near the right edge
+    for _ in range(6):
+        actions.move_by_offset(-39, 0)  # 6 × 39 = 234 px of a 390 px page: progress 0.6
+    actions.perform()
+    wait_for(browser, lambda d: (state_of(pagerd, sid).get("transition") or {}).get("progress") == pytest.approx(0.6, abs=0.01))
+    state = state_of(pagerd, sid)
+    assert state["transition"]["to"] == 1 and state["transition"]["direction"] == "forward"
+    wait_for(browser, lambda d: abs(indicator_left(d) - state["indicator"]["x"]) < 1)
+    assert indicator_left(browser) == pytest.approx(state["indicator"]["x"], abs=1)
+    assert state["indicator"]["x"] == pytest.approx(130 * 0.6, abs=1e-6)
+    shot(browser, "2-dragging")
+
+    # Release past half: the page changes.
+    ActionChains(browser).release().perform()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 1 and state_of(pagerd, sid)["transition"] is None)
+    wait_for(browser, lambda d: abs(indicator_left(d) - 130) < 1)
+    shot(browser, "3-released")
+
+    # Open a second window on the same session; it follows the first one live.
+    browser.switch_to.new_window("window")
+    browser.get(f"{base}#session={sid}")
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tab.current")) == 1)
+    assert browser.find_element(By.CSS_SELECTOR, ".tab.current").text == "최근 본 상품"
+    second = browser.current_window_handle
+    first = [h for h in browser.window_handles if h != second][0]
+
+    # Tap a tab in the first window: the jump animates through its keyframes and lands.
+    browser.switch_to.window(first)
+    browser.find_elements(By.CSS_SELECTOR, ".tab")[2].click()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 2)
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".tab.current").text == "찜")
+    wait_for(browser, lambda d: abs(indicator_left(d) - 260) < 1)
+    shot(browser, "4-tapped")
+
+    browser.switch_to.window(second)
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".tab.current").text == "찜")
+    wait_for(browser, lambda d: d.find_element(By.ID, "fact-version").text == str(state_of(pagerd, sid)["version"]))
+    shot(browser, "5-second-window")
+
+
+def test_piggybank_empty_state_and_posepicker_stack(pagerd, browser):
+    base = f"http://127.0.0.1:{pagerd.port}/"
+    browser.get(base)
+    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
+    Select(browser.find_element(By.ID, "template")).select_by_value("piggybank")
+    browser.find_element(By.ID, "create-button").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "empty-title").text == "Create your first bottle")
+    shot(browser, "6-piggybank-empty")
+    browser.find_element(By.ID, "empty-action").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "trailing").is_displayed())
+    assert browser.find_element(By.ID, "trailing").text == "Add a bottle"
+    browser.find_element(By.ID, "trailing").click()
+    sid = browser.execute_script("return location.hash").split("=", 1)[1]
+    wait_for(browser, lambda d: state_of(pagerd, sid)["pageCount"] == 2)
+
+    Select(browser.find_element(By.ID, "template")).select_by_value("posepicker")
+    browser.find_element(By.ID, "create-button").click()
+    wait_for(browser, lambda d: [t.text for t in d.find_elements(By.CSS_SELECTOR, ".tab")] == ["포즈픽", "포즈톡", "포즈피드"])
+    sid = browser.execute_script("return location.hash").split("=", 1)[1]
+    browser.find_element(By.ID, "push").click()
+    wait_for(browser, lambda d: "Screen 1" in d.find_element(By.ID, "track").text)
+    assert state_of(pagerd, sid)["page"]["stack"] == [{"id": "screen-1", "title": "Screen 1"}]
+    shot(browser, "7-posepicker-pushed")
+    browser.find_element(By.ID, "pop").click()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["page"]["stack"] == [])
