@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi
+.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi load memory
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
 deps:
@@ -42,6 +42,21 @@ test-e2e: build python-deps browser-deps
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:
 	bash ../shared/container-check/check.sh --smoke "bash tests/container-smoke.sh" .
+
+# The C program every speed figure is compared with (libmicrohttpd answering a fixed 1 KB body).
+.build/bench/ceiling: bench/ceiling.c
+	@mkdir -p .build/bench
+	cc -O2 -Wall -Wextra -o $@ bench/ceiling.c $$(pkg-config --cflags --libs libmicrohttpd)
+
+# pagerd against the ceiling with wrk: prints a table (see bench/load.py for the knobs).
+load: deps build .build/bench/ceiling
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	$(PYTHON) bench/load.py
+
+# Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
+memory: deps build
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	$(PYTHON) bench/memory.py
 
 clean:
 	rm -rf .build

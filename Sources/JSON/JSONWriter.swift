@@ -35,6 +35,17 @@ public struct JSONWriter: Sendable {
     /// Ends an array.
     public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
+    /// Writes a member name known at compile time, which needs no escaping: the fast path for
+    /// documents written member by member.
+    public mutating func field(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
     /// Writes a member name; the next value written is its value.
     public mutating func key(_ name: String) {
         separate()
@@ -52,7 +63,29 @@ public struct JSONWriter: Sendable {
     /// Writes a string.
     public mutating func string(_ value: String) { separate(); writeString(value) }
     /// Writes an integer.
-    public mutating func int(_ value: Int) { separate(); append(String(value)) }
+    public mutating func int(_ value: Int) {
+        separate()
+        appendDigits(value)
+    }
+
+    /// Appends the decimal digits of `value` without making a String.
+    private mutating func appendDigits(_ value: Int) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
+    }
 
     /// Writes a number; integral values print without a fraction, others in the shortest form
     /// that reads back to the same Double. Non-finite values, which JSON cannot hold, print null.
@@ -60,7 +93,7 @@ public struct JSONWriter: Sendable {
         separate()
         guard value.isFinite else { append("null"); return }
         if value == value.rounded(), abs(value) < 1e15 {
-            append(String(Int(value)))
+            appendDigits(Int(value))
         } else {
             append(value.description)
         }
@@ -112,28 +145,37 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            // Copy runs that need no escaping in one append; escape the rest byte by byte.
+            var runStart = 0
             var i = 0
             let count = utf8.count
             while i < count {
                 let byte = utf8[i]
+                let special = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (byte == 0xE2 && i + 2 < count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9))
+                if !special {
+                    i += 1
+                    continue
+                }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 switch byte {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
                 case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
                 case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
                 case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
-                    bytes.append(Self.hex[Int(byte >> 4)])
-                    bytes.append(Self.hex[Int(byte & 0xF)])
-                case 0xE2 where i + 2 < count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                case 0xE2:
                     bytes.append(contentsOf: Array("\\u202".utf8))
                     bytes.append(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
                     i += 2
-                default: bytes.append(byte)
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+                    bytes.append(Self.hex[Int(byte >> 4)])
+                    bytes.append(Self.hex[Int(byte & 0xF)])
                 }
                 i += 1
+                runStart = i
             }
+            if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }

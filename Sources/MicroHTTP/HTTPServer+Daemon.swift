@@ -171,12 +171,18 @@ extension HTTPServer {
             context.phase = .processing
             context.connection = ConnectionBox(pointer: connection)
             context.startWaiting()
-            MHD_suspend_connection(connection)
             let request = context.makeRequest()
             let responder = self.responder
-            Task { [self] in
+            // The task starts on this thread and runs until it first suspends; when the engine is
+            // free that is the whole request, and the answer is queued below without suspending
+            // the connection or waking another thread.
+            Task.immediate { [self] in
                 let response = await responder.respond(to: request)
                 if context.offer(response) { resume(context) }
+            }
+            if let response = context.takeResponseOrSuspend({ MHD_suspend_connection(connection) }) {
+                context.phase = .answered
+                return queue(response, on: connection, context: context)
             }
             return .YES
         case .processing:

@@ -20,8 +20,10 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// An HTTP/1.1 server on GNU libmicrohttpd that hands each complete request to an async responder.
 ///
-/// The library's threads never wait for Swift: a finished request suspends its connection, a task
-/// runs the responder, and the connection resumes to send the answer (see `HTTPServer+Daemon`).
+/// The library's threads never wait for Swift: a finished request starts the responder in a task
+/// that runs inline until it first suspends. If it finishes inline, the answer is queued at once;
+/// otherwise the connection is suspended and the task resumes it with the answer (see
+/// `HTTPServer+Daemon`).
 public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration

@@ -17,9 +17,14 @@ final class RequestContext: @unchecked Sendable {
     enum Handoff {
         /// Headers or body still arriving.
         case receiving
-        /// The responder is working; the connection is suspended.
+        /// The responder is running and the connection is not suspended (the access handler is
+        /// still on the stack, waiting to see whether the answer comes inline).
         case waiting
+        /// The responder is running and the connection is suspended.
+        case suspended
+        /// The answer is stored, not yet queued.
         case ready(HTTPResponse)
+        /// The answer has been queued.
         case delivered
     }
 
@@ -49,12 +54,48 @@ final class RequestContext: @unchecked Sendable {
         HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
     }
 
-    /// Stores the response unless one was already stored; returns whether this call stored it.
+    /// Stores the response unless one was already stored. Returns true when the connection was
+    /// suspended and must be resumed for the answer to be queued.
     func offer(_ response: HTTPResponse) -> Bool {
         handoff.withLock { handoff in
-            guard case .waiting = handoff else { return false }
-            handoff = .ready(response)
-            return true
+            switch handoff {
+            case .waiting:
+                handoff = .ready(response)
+                return false
+            case .suspended:
+                handoff = .ready(response)
+                return true
+            case .receiving, .ready, .delivered:
+                return false
+            }
+        }
+    }
+
+    /// Called by the access handler once the responder's task has run as far as it could inline:
+    /// takes the answer if it is already there, otherwise suspends the connection (under the
+    /// lock, so an answer arriving concurrently always finds it suspended and resumes it).
+    func takeResponseOrSuspend(_ suspend: () -> Void) -> HTTPResponse? {
+        handoff.withLock { handoff in
+            switch handoff {
+            case .ready(let response):
+                handoff = .delivered
+                return response
+            case .waiting:
+                suspend()
+                handoff = .suspended
+                return nil
+            case .receiving, .suspended, .delivered:
+                return nil
+            }
+        }
+    }
+
+    /// Takes the stored response after a resume.
+    func takeResponse() -> HTTPResponse? {
+        handoff.withLock { handoff in
+            guard case .ready(let response) = handoff else { return nil }
+            handoff = .delivered
+            return response
         }
     }
 
@@ -62,7 +103,7 @@ final class RequestContext: @unchecked Sendable {
     var isAwaitingResponse: Bool {
         handoff.withLock {
             switch $0 {
-            case .receiving, .waiting: true
+            case .receiving, .waiting, .suspended: true
             case .ready, .delivered: false
             }
         }
@@ -79,14 +120,6 @@ final class RequestContext: @unchecked Sendable {
         handoff.withLock { $0 = .delivered }
     }
 
-    /// Takes the stored response, if the responder has produced one.
-    func takeResponse() -> HTTPResponse? {
-        handoff.withLock { handoff in
-            guard case .ready(let response) = handoff else { return nil }
-            handoff = .delivered
-            return response
-        }
-    }
 }
 
 /// Checks the framing headers of a request before any of its body is read.

@@ -1,10 +1,22 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// Request counts, latencies and gauges, exported in Prometheus text format at `/metrics`.
 public final class APIMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// Metric handles by route, method and status, made once: creating them looks labels up in
+    /// the registry under its lock, which showed in profiles at tens of thousands of requests a second.
+    private let handles = Mutex<[HandleKey: Handle]>([:])
+
+    private typealias Handle = (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)
+
+    private struct HandleKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
 
     /// Creates an empty set of metrics with latency buckets from 100 µs to 1 s.
     public init() {
@@ -18,12 +30,23 @@ public final class APIMetrics: Sendable {
 
     /// Counts one answered request and records its latency.
     func record(route: String, method: String, status: Int, duration: Duration) {
-        Counter(
-            label: "pagerd_http_requests_total",
-            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
-        ).increment()
-        CoreMetrics.Timer(label: "pagerd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let key = HandleKey(route: route, method: method, status: status)
+        let handle = handles.withLock { handles in
+            if let handle = handles[key] { return handle }
+            let made: Handle = (
+                counter: CoreMetrics.Counter(
+                    label: "pagerd_http_requests_total",
+                    dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+                timer: CoreMetrics.Timer(
+                    label: "pagerd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            )
+            // Methods are client-chosen text: keep the table bounded by not caching unusual ones.
+            if handles.count < 4096 { handles[key] = made }
+            return made
+        }
+        handle.counter.increment()
+        handle.timer.recordNanoseconds(
+            Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// The text exposition, after setting the gauges to the given values.

@@ -59,7 +59,7 @@ public struct Router: Sendable {
 
     /// Finds the route for `method` and `path`.
     public func match(method: String, path: String) -> Match {
-        let parts = Self.split(path)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var allowed: [String] = []
         var pattern = ""
         for route in routes {
@@ -88,15 +88,17 @@ public struct Router: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
 
-    private static func bind(_ segments: [Segment], to parts: [String]) -> [String: String]? {
+    private static func bind(_ segments: [Segment], to parts: ArraySlice<Substring>) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
+        // Literals first, so a mismatch costs no dictionary.
+        for (segment, part) in zip(segments, parts) {
+            if case .literal(let literal) = segment, literal != part { return nil }
+        }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal): guard literal == part else { return nil }
-            case .parameter(let name):
+            if case .parameter(let name) = segment {
                 guard !part.isEmpty else { return nil }
-                parameters[name] = part
+                parameters[name] = String(part)
             }
         }
         return parameters

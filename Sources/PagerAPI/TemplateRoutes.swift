@@ -26,16 +26,16 @@ struct TemplateRoutes {
     static func list(_ templates: [Template]) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("templates")
+        w.field("templates")
         w.beginArray()
         for template in templates {
             w.beginObject()
-            w.key("name"); w.string(template.name)
-            w.key("description"); w.string(template.description)
-            w.key("pageCount"); w.int(template.definition["pages"]?.arrayValue?.count ?? 0)
-            w.key("mode"); w.string(template.definition["mode"]?.stringValue ?? PagerMode.bounded.rawValue)
-            w.key("layout"); w.string(template.definition["tabBar"]?["layout"]?.stringValue ?? TabLayout.fixed.rawValue)
-            w.key("catalog"); w.beginArray(); for page in template.catalog { w.string(page.id) }; w.endArray()
+            w.field("name"); w.string(template.name)
+            w.field("description"); w.string(template.description)
+            w.field("pageCount"); w.int(template.definition["pages"]?.arrayValue?.count ?? 0)
+            w.field("mode"); w.string(template.definition["mode"]?.stringValue ?? PagerMode.bounded.rawValue)
+            w.field("layout"); w.string(template.definition["tabBar"]?["layout"]?.stringValue ?? TabLayout.fixed.rawValue)
+            w.field("catalog"); w.beginArray(); for page in template.catalog { w.string(page.id) }; w.endArray()
             w.endObject()
         }
         w.endArray()
@@ -47,10 +47,10 @@ struct TemplateRoutes {
     static func document(_ template: Template) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("name"); w.string(template.name)
-        w.key("description"); w.string(template.description)
+        w.field("name"); w.string(template.name)
+        w.field("description"); w.string(template.description)
         for (key, value) in template.definition { w.member(key, value) }
-        w.key("catalog")
+        w.field("catalog")
         w.beginArray()
         for page in template.catalog { StateDocument.write(page, &w) }
         w.endArray()

@@ -16,13 +16,13 @@ struct JSONLogHandler: LogHandler {
     func log(event: LogEvent) {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
-        writer.key("time")
+        writer.field("time")
         writer.string(ISO8601DateFormatter().string(from: Date()))
-        writer.key("level")
+        writer.field("level")
         writer.string(event.level.rawValue)
-        writer.key("logger")
+        writer.field("logger")
         writer.string(label)
-        writer.key("message")
+        writer.field("message")
         writer.string(event.message.description)
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             writer.key(key)

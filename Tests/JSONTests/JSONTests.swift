@@ -63,3 +63,41 @@ struct JSONTests {
         #expect(merged.keys == ["a", "b", "d"])
     }
 }
+
+@Suite("JSON writer fast paths")
+struct JSONWriterFastPathTests {
+    @Test("integers are written digit by digit, including the extremes", arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
+    func integers(value: Int) {
+        var writer = JSONWriter()
+        writer.int(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test("literal field names and escaped keys produce the same document")
+    func fields() throws {
+        var fast = JSONWriter()
+        fast.beginObject()
+        fast.field("a")
+        fast.number(1.5)
+        fast.field("b")
+        fast.number(-3)
+        fast.endObject()
+        var slow = JSONWriter()
+        slow.beginObject()
+        slow.key("a")
+        slow.number(1.5)
+        slow.key("b")
+        slow.number(-3)
+        slow.endObject()
+        #expect(fast.bytes == slow.bytes)
+        #expect(String(decoding: fast.bytes, as: UTF8.self) == #"{"a":1.5,"b":-3}"#)
+    }
+
+    @Test("long strings with escapes in the middle keep every unescaped run")
+    func runs() throws {
+        let text = String(repeating: "포즈", count: 50) + "\"\n\u{2028}" + String(repeating: "x", count: 100) + "\\"
+        let encoded = JSONWriter.string(.string(text))
+        #expect(try JSONParser.parse(encoded) == .string(text))
+        #expect(encoded.contains("\\u2028") && encoded.contains("\\n"))
+    }
+}

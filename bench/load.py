@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""`make load`: pagerd against the libmicrohttpd ceiling, with wrk, on this machine.
+
+Starts the release pagerd and bench/ceiling, creates 1,000 four-page sessions in pagerd, and runs
+wrk against each server in turn for POST …/next (rotating over the sessions), GET of the state,
+and POST …/scroll, at 1, 64 and 256 connections. Prints req/s, p50/p99 latency, server CPU per
+request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3).
+
+Environment: LOAD_DURATION (seconds per wrk run, default 5), LOAD_REPEAT (default 3),
+LOAD_CONNECTIONS (default "1,64,256"), PAGERD_BINARY, CEILING_BINARY.
+"""
+import http.client
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGERD = os.environ.get("PAGERD_BINARY", str(ROOT / ".build/release/pagerd"))
+CEILING = os.environ.get("CEILING_BINARY", str(ROOT / ".build/bench/ceiling"))
+DURATION = int(os.environ.get("LOAD_DURATION", "5"))
+REPEAT = int(os.environ.get("LOAD_REPEAT", "3"))
+CONNECTIONS = [int(c) for c in os.environ.get("LOAD_CONNECTIONS", "1,64,256").split(",")]
+SESSIONS = 1000
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def wait_for_port(port, process):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"server exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit(f"nothing listens on {port}")
+
+
+def create_sessions(port):
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    ids = []
+    body = json.dumps({"pages": [{"id": f"p{i}", "title": f"Page {i}"} for i in range(4)], "initialPage": 1})
+    for _ in range(SESSIONS):
+        conn.request("POST", "/v1/sessions", body, {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        ids.append(json.loads(response.read())["id"])
+    conn.close()
+    return ids
+
+
+def lua_script(folder, name, method, paths, body):
+    path = Path(folder) / f"{name}.lua"
+    lines = ["local paths = {" + ",".join(f'"{p}"' for p in paths) + "}", "local i = 0",
+             'local headers = {["Content-Type"] = "application/json"}', "request = function()",
+             "  i = i % #paths + 1"]
+    if body is None:
+        lines.append(f'  return wrk.format("{method}", paths[i])')
+    else:
+        lines.append(f"  return wrk.format(\"{method}\", paths[i], headers, '{body}')")
+    lines.append("end")
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def to_ms(text):
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def run_wrk(port, script, connections, pid):
+    before = cpu_seconds(pid)
+    output = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{DURATION}s", "--latency", "-s", script, f"http://127.0.0.1:{port}/"],
+        capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(pid) - before
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+        "p50": to_ms(re.search(r"50%\s+(\S+)", output).group(1)),
+        "p99": to_ms(re.search(r"99%\s+(\S+)", output).group(1)),
+        "cpu_us": cpu / max(requests, 1) * 1e6,
+        "errors": sum(int(g) for g in errors.groups()) if errors else 0,
+        "non2xx": int(non2xx.group(1)) if non2xx else 0,
+    }
+
+
+def main():
+    pagerd_port, ceiling_port = free_port(), free_port()
+    env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(pagerd_port), PAGERD_PER_IP_CONNECTION_LIMIT="0",
+               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000")
+    pagerd = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    ceiling = subprocess.Popen([CEILING, str(ceiling_port)], stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(pagerd_port, pagerd)
+        wait_for_port(ceiling_port, ceiling)
+        ids = create_sessions(pagerd_port)
+        with tempfile.TemporaryDirectory() as folder:
+            endpoints = {
+                "POST next": lua_script(folder, "next", "POST", [f"/v1/sessions/{i}/next" for i in ids], None),
+                "GET state": lua_script(folder, "get", "GET", [f"/v1/sessions/{i}" for i in ids], None),
+                "POST scroll": lua_script(folder, "scroll", "POST", [f"/v1/sessions/{i}/scroll" for i in ids],
+                                          '{"progress": 0.25}'),
+            }
+            results = {}
+            for repeat in range(REPEAT):
+                for name, script in endpoints.items():
+                    for connections in CONNECTIONS:
+                        for server, port, process in (("pagerd", pagerd_port, pagerd), ("ceiling", ceiling_port, ceiling)):
+                            figures = run_wrk(port, script, connections, process.pid)
+                            results.setdefault((name, connections, server), []).append(figures)
+                            print(f"  run {repeat + 1}/{REPEAT} {name:11} c={connections:<3} {server:7} "
+                                  f"{figures['rps']:9.0f} req/s", file=sys.stderr, flush=True)
+        print_table(results)
+    finally:
+        for process in (pagerd, ceiling):
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def median(runs, key):
+    return statistics.median(run[key] for run in runs)
+
+
+def print_table(results):
+    print(f"\npagerd vs the libmicrohttpd ceiling: wrk -t1, {DURATION} s per run, median of {REPEAT}, "
+          f"{SESSIONS} sessions of 4 pages, {os.cpu_count()} cores shared by server and client\n")
+    header = ("| endpoint | conns | pagerd req/s | ceiling req/s | ratio | pagerd p50 / p99 ms | ceiling p50 / p99 ms "
+              "| pagerd CPU µs/req | ceiling CPU µs/req | errors |")
+    print(header)
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    keys = sorted({(name, c) for name, c, _ in results}, key=lambda k: (["POST next", "GET state", "POST scroll"].index(k[0]), k[1]))
+    for name, connections in keys:
+        mine, ceiling = results[(name, connections, "pagerd")], results[(name, connections, "ceiling")]
+        errors = sum(run["errors"] + run["non2xx"] for run in mine + ceiling)
+        print(f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(ceiling, 'rps'):,.0f} "
+              f"| {median(mine, 'rps') / median(ceiling, 'rps'):.2f} "
+              f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} | {median(ceiling, 'p50'):.2f} / {median(ceiling, 'p99'):.2f} "
+              f"| {median(mine, 'cpu_us'):.1f} | {median(ceiling, 'cpu_us'):.1f} | {errors} |")
+
+
+if __name__ == "__main__":
+    main()
