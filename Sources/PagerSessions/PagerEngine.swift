@@ -6,10 +6,18 @@ public import PagerModel
 /// Every method reads a session, computes with the pure model and stores the result with no
 /// suspension in between, so commands on one session apply one at a time, in arrival order.
 public actor PagerEngine {
-    struct Session {
+    /// One session. A class, so the table's buckets hold a reference rather than the whole
+    /// value: a hash table keeps about half its buckets empty, and inline values made those
+    /// empty buckets cost as much memory as the sessions themselves.
+    final class Session {
         var pager: Pager
         var lastUsed: Double
         var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+
+        init(pager: Pager, lastUsed: Double) {
+            self.pager = pager
+            self.lastUsed = lastUsed
+        }
     }
 
     /// The templates by name.
@@ -82,9 +90,8 @@ public actor PagerEngine {
     /// The session's current state; counts as use.
     public func snapshot(of id: String) throws(EngineError) -> SessionSnapshot {
         let now = clock.now()
-        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         session.lastUsed = now
-        sessions[id] = session
         return SessionSnapshot(id: id, pager: session.pager)
     }
 
@@ -93,22 +100,19 @@ public actor PagerEngine {
         throws(EngineError) -> CommandResult
     {
         let now = clock.now()
-        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         session.lastUsed = now
         if let precondition, !precondition.accepts(session.pager.version) {
-            sessions[id] = session
             throw .versionMismatch(current: session.pager.version)
         }
         let outcome: PagerOutcome
         do {
             outcome = try session.pager.applying(command, limits: limits.pager)
         } catch {
-            sessions[id] = session
             throw .pager(error)
         }
         let before = session.pager
         session.pager = outcome.pager
-        sessions[id] = session
         let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
         if outcome.changed {
             publish(SessionEvent(kind: SessionEventKind.of(command, before: before, after: outcome.pager), snapshot: snapshot), to: session)
@@ -184,7 +188,7 @@ public actor PagerEngine {
     /// subscriber cancels.
     public func subscribe(to id: String) throws(EngineError) -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>) {
         let now = clock.now()
-        guard var session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         guard subscriberCount < limits.maxSubscribers else { throw .tooManySubscribers(limit: limits.maxSubscribers) }
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let token = nextSubscriberID
@@ -192,7 +196,6 @@ public actor PagerEngine {
         subscriberCount += 1
         session.subscribers[token] = continuation
         session.lastUsed = now
-        sessions[id] = session
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
@@ -201,9 +204,9 @@ public actor PagerEngine {
 
     private func unsubscribe(_ token: Int, from id: String) {
         subscriberCount -= 1
-        guard sessions[id] != nil else { return }
-        sessions[id]?.subscribers[token] = nil
-        sessions[id]?.lastUsed = clock.now()
+        guard let session = sessions[id] else { return }
+        session.subscribers[token] = nil
+        session.lastUsed = clock.now()
     }
 
     private func publish(_ event: SessionEvent, to session: Session) {

@@ -52,12 +52,17 @@ def indicator_left(driver):
         return seg.getBoundingClientRect().left - bar.getBoundingClientRect().left;""")
 
 
+def create_in_page(browser, template):
+    """Picks `template` in the page's form and creates a session from it."""
+    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
+    Select(browser.find_element(By.ID, "template")).select_by_value(template)
+    browser.find_element(By.ID, "create-button").click()
+
+
 def test_mall_drag_tap_and_second_window(pagerd, browser):
     base = f"http://127.0.0.1:{pagerd.port}/"
     browser.get(base)
-    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
-    Select(browser.find_element(By.ID, "template")).select_by_value("mall")
-    browser.find_element(By.ID, "create-button").click()
+    create_in_page(browser, "mall")
     wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tab")) == 3)
     sid = browser.execute_script("return location.hash").split("=", 1)[1]
     state = state_of(pagerd, sid)
@@ -111,11 +116,8 @@ def test_mall_drag_tap_and_second_window(pagerd, browser):
 
 
 def test_piggybank_empty_state_and_posepicker_stack(pagerd, browser):
-    base = f"http://127.0.0.1:{pagerd.port}/"
-    browser.get(base)
-    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
-    Select(browser.find_element(By.ID, "template")).select_by_value("piggybank")
-    browser.find_element(By.ID, "create-button").click()
+    browser.get(f"http://127.0.0.1:{pagerd.port}/")
+    create_in_page(browser, "piggybank")
     wait_for(browser, lambda d: d.find_element(By.ID, "empty-title").text == "Create your first bottle")
     shot(browser, "6-piggybank-empty")
     browser.find_element(By.ID, "empty-action").click()
@@ -125,8 +127,7 @@ def test_piggybank_empty_state_and_posepicker_stack(pagerd, browser):
     sid = browser.execute_script("return location.hash").split("=", 1)[1]
     wait_for(browser, lambda d: state_of(pagerd, sid)["pageCount"] == 2)
 
-    Select(browser.find_element(By.ID, "template")).select_by_value("posepicker")
-    browser.find_element(By.ID, "create-button").click()
+    create_in_page(browser, "posepicker")
     wait_for(browser, lambda d: [t.text for t in d.find_elements(By.CSS_SELECTOR, ".tab")] == ["포즈픽", "포즈톡", "포즈피드"])
     sid = browser.execute_script("return location.hash").split("=", 1)[1]
     browser.find_element(By.ID, "push").click()
