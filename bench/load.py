@@ -82,8 +82,8 @@ def lua_script(folder, name, method, paths, body):
 
 
 def to_ms(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
 
 
 def run_wrk(port, script, connections, pid):
@@ -97,8 +97,8 @@ def run_wrk(port, script, connections, pid):
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-        "p50": to_ms(re.search(r"50%\s+(\S+)", output).group(1)),
-        "p99": to_ms(re.search(r"99%\s+(\S+)", output).group(1)),
+        "p50": to_ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
+        "p99": to_ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
         "cpu_us": cpu / max(requests, 1) * 1e6,
         "errors": sum(int(g) for g in errors.groups()) if errors else 0,
         "non2xx": int(non2xx.group(1)) if non2xx else 0,
