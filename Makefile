@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi load memory
+.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi load memory bench
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
 deps:
@@ -58,8 +58,12 @@ memory: deps build
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/memory.py
 
+# Micro-benchmarks (ordo-one/benchmark), built apart from the normal build in .build-bench.
+bench: deps
+	PAGERD_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-bench benchmark --target PagerBenchmarks
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-bench
 
 # Regenerates the OpenAPI document embedded in the binary from tools/openapi.py.
 openapi:

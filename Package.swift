@@ -1,6 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 /// Settings applied to every target, so the whole package is held to one standard.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -63,4 +65,20 @@ let package = Package(
 
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}
+
+// Micro-benchmarks stay out of the normal build: `make bench` sets PAGERD_BENCHMARKS.
+if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "PagerBenchmarks",
+            dependencies: [
+                "JSON", "PagerModel", "PagerSessions", "PagerAPI", .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PagerBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
 }

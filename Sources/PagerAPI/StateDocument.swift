@@ -1,12 +1,12 @@
 import JSON
-import PagerModel
-import PagerSessions
+public import PagerModel
+public import PagerSessions
 
 /// Writes the state document of SPEC §3 straight into bytes, member by member, in the order of
 /// the spec's example.
-enum StateDocument {
+public enum StateDocument {
     /// The state of `snapshot`, plus what a command reported when `outcome` is given.
-    static func encode(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil) -> [UInt8] {
+    public static func encode(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil) -> [UInt8] {
         let pager = snapshot.pager
         var w = JSONWriter(capacity: 1024 + pager.count * 96)
         w.beginObject()

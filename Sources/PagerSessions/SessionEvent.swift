@@ -47,6 +47,12 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     /// The version.
     public var version: Int { pager.version }
+
+    /// Creates a snapshot.
+    public init(id: String, pager: Pager) {
+        self.id = id
+        self.pager = pager
+    }
 }
 
 /// What applying a command produced.

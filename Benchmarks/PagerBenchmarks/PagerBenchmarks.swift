@@ -1,0 +1,70 @@
+// Micro-benchmarks: `make bench` (PAGERD_BENCHMARKS=1 swift package benchmark). They print time
+// and allocations per operation; nothing here asserts on time.
+import Benchmark
+import JSON
+import PagerAPI
+import PagerModel
+import PagerSessions
+
+func pager(pages count: Int, layout: TabLayout = .scrollable) -> Pager {
+    var settings = PagerSettings()
+    settings.tabBar.layout = layout
+    let pages = (0..<count).map { Page(id: "p\($0)", title: $0 % 2 == 0 ? "상품 \($0)" : "Page \($0)") }
+    return try! Pager(pages: pages, initialPage: .index(count / 2), settings: settings, limits: PagerLimits(maxPages: 2000))
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput], maxDuration: .seconds(2), maxIterations: 200_000)
+
+    for count in [4, 1000] {
+        let start = pager(pages: count)
+        Benchmark("model: next (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try! start.applying(.next)) }
+        }
+        Benchmark("model: scroll (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try! start.applying(.scroll(.progress(0.37)))) }
+        }
+        Benchmark("model: indicator and tab bar mid-swipe (\(count) pages)") { benchmark in
+            let swiping = try! start.applying(.scroll(.progress(0.37))).pager
+            for _ in benchmark.scaledIterations {
+                blackHole(swiping.indicator)
+                blackHole(swiping.tabBar)
+            }
+        }
+    }
+
+    let thousand = pager(pages: 1000)
+    let first = try! thousand.applying(.select(.index(0), path: .direct)).pager
+    Benchmark("model: select 0 → 999 with 999 keyframes (1000 pages)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try! first.applying(.select(.index(999), path: .direct))) }
+    }
+    Benchmark("model + encoding: jump across 1000 pages, keyframes encoded") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let outcome = try! first.applying(.select(.index(999), path: .direct))
+            blackHole(StateDocument.encode(SessionSnapshot(id: "benchmark", pager: outcome.pager), outcome: outcome))
+        }
+    }
+    Benchmark("model: insert into 1000 pages") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try! thousand.applying(.insert(Page(id: "new", title: "New"), at: 500), limits: PagerLimits(maxPages: 2000)))
+        }
+    }
+
+    for count in [4, 100] {
+        let snapshot = SessionSnapshot(id: "AAAAAAAAAAAAAAAAAAAAAA", pager: pager(pages: count, layout: .fixed))
+        Benchmark("encoding: state document (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(StateDocument.encode(snapshot)) }
+        }
+    }
+
+    Benchmark("engine: one next through the actor") { benchmark in
+        let engine = PagerEngine()
+        let definition = PagerDefinition(
+            pages: (0..<4).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: nil,
+            settings: { var s = PagerSettings(); s.mode = .loop; return s }(), catalog: [])
+        let id = try! await engine.create(definition).id
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try! await engine.apply(.next, to: id)) }
+    }
+}
