@@ -170,6 +170,7 @@ public actor PagerEngine {
 
     private func remove(_ id: String) {
         guard let session = sessions.removeValue(forKey: id) else { return }
+        subscriberCount -= session.subscribers.count
         let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
         for continuation in session.subscribers.values {
             continuation.yield(event)
@@ -202,10 +203,11 @@ public actor PagerEngine {
         return (SessionSnapshot(id: id, pager: session.pager), stream)
     }
 
+    /// Forgets a subscriber whose stream ended; one already dropped with its session was counted
+    /// then, so the count stays exact.
     private func unsubscribe(_ token: Int, from id: String) {
+        guard let session = sessions[id], session.subscribers.removeValue(forKey: token) != nil else { return }
         subscriberCount -= 1
-        guard let session = sessions[id] else { return }
-        session.subscribers[token] = nil
         session.lastUsed = clock.now()
     }
 
