@@ -90,15 +90,7 @@ struct SessionRoutes {
         _ method: String, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (HTTPRequest) throws(APIError) -> PagerCommand
     ) {
-        let engine = self.engine
-        router.add(method, pattern) { context throws(APIError) in
-            let command = try parse(context.request)
-            let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try await call { () throws(EngineError) in
-                try await engine.apply(command, to: id, precondition: precondition)
-            }
-            return stateResponse(result.snapshot, outcome: result.outcome)
-        }
+        addPageCommand(method, pattern, into: &router) { request, _ throws(APIError) in try parse(request) }
     }
 
     private func addPageCommand(
@@ -107,6 +99,7 @@ struct SessionRoutes {
     ) {
         let engine = self.engine
         router.add(method, pattern) { context throws(APIError) in
+            // Routes without a page parameter get "" and ignore it.
             let command = try parse(context.request, context.parameter("pageId"))
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
             let result = try await call { () throws(EngineError) in

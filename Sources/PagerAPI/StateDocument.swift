@@ -58,8 +58,9 @@ public enum StateDocument {
             w.endObject()
         }
         w.endArray()
-        w.field("indicator"); indicator(pager.indicator, &w)
-        let bar = pager.tabBar
+        let current = pager.indicator
+        w.field("indicator"); indicator(current, &w)
+        let bar = pager.tabBar(for: current)
         w.field("tabBar")
         w.beginObject()
         w.field("layout"); w.string(bar.layout.rawValue)

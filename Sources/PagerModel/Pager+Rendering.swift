@@ -102,7 +102,11 @@ extension Pager {
     }
 
     /// The tab bar's layout, content width and scroll offset.
-    public var tabBar: TabBarState {
+    public var tabBar: TabBarState { tabBar(for: indicator) }
+
+    /// The tab bar's state for an indicator already computed (`indicator` of this pager), so a
+    /// caller that reports both computes the indicator once.
+    public func tabBar(for indicator: Indicator?) -> TabBarState {
         let layout = settings.tabBar.layout
         guard layout != .none else { return TabBarState(layout: .none, contentWidth: 0, offset: 0) }
         let offset = indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0
