@@ -1,8 +1,8 @@
 /* The ceiling pagerd is measured against: libmicrohttpd answering every request with a fixed
  * JSON body the size of a four-page state document (about 1 KB), in the threading mode pagerd
- * uses (one internal thread with poll). Built and started by `make load`.
+ * uses (by default two internal threads with poll). Built and started by `make load`.
  *
- *   usage: ceiling PORT [poll|epoll-pool]
+ *   usage: ceiling PORT [poll|epoll-pool] [THREADS]
  */
 #include <microhttpd.h>
 #include <signal.h>
@@ -51,15 +51,16 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s PORT [poll|epoll-pool]\n", argv[0]);
+        fprintf(stderr, "usage: %s PORT [poll|epoll-pool] [THREADS]\n", argv[0]);
         return 2;
     }
     unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD;
-    unsigned int pool = 0;
+    unsigned int pool = argc > 3 ? (unsigned int)atoi(argv[3]) : 2;
     if (argc > 2 && strcmp(argv[2], "epoll-pool") == 0) {
         flags = MHD_USE_EPOLL_INTERNAL_THREAD;
-        pool = 2;
+        if (pool < 2) pool = 2;
     }
+    if (pool < 2) pool = 0; /* one internal thread, no pool */
     struct MHD_Daemon *daemon = MHD_start_daemon(
         flags, (uint16_t)atoi(argv[1]), NULL, NULL, answer, NULL,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1024, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,

@@ -6,8 +6,11 @@ wrk against each server in turn for POST …/next (rotating over the sessions), 
 and POST …/scroll, at 1, 64 and 256 connections. Prints req/s, p50/p99 latency, server CPU per
 request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3).
 
+Both servers run in the same threading mode: LOAD_THREADING (default poll) with LOAD_THREADS
+internal threads (default 2), passed to pagerd as PAGERD_THREADING / PAGERD_THREAD_POOL_SIZE.
+
 Environment: LOAD_DURATION (seconds per wrk run, default 5), LOAD_REPEAT (default 3),
-LOAD_CONNECTIONS (default "1,64,256"), PAGERD_BINARY, CEILING_BINARY.
+LOAD_CONNECTIONS (default "1,64,256"), LOAD_THREADING, LOAD_THREADS, PAGERD_BINARY, CEILING_BINARY.
 """
 import http.client
 import json
@@ -27,6 +30,8 @@ CEILING = os.environ.get("CEILING_BINARY", str(ROOT / ".build/bench/ceiling"))
 DURATION = int(os.environ.get("LOAD_DURATION", "5"))
 REPEAT = int(os.environ.get("LOAD_REPEAT", "3"))
 CONNECTIONS = [int(c) for c in os.environ.get("LOAD_CONNECTIONS", "1,64,256").split(",")]
+THREADING = os.environ.get("LOAD_THREADING", "poll")
+THREADS = os.environ.get("LOAD_THREADS", "2")
 SESSIONS = 1000
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -108,9 +113,10 @@ def run_wrk(port, script, connections, pid):
 def main():
     pagerd_port, ceiling_port = free_port(), free_port()
     env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(pagerd_port), PAGERD_PER_IP_CONNECTION_LIMIT="0",
-               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000")
+               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000", PAGERD_THREADING=THREADING,
+               PAGERD_THREAD_POOL_SIZE=THREADS)
     pagerd = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    ceiling = subprocess.Popen([CEILING, str(ceiling_port)], stderr=subprocess.DEVNULL)
+    ceiling = subprocess.Popen([CEILING, str(ceiling_port), THREADING, THREADS], stderr=subprocess.DEVNULL)
     try:
         wait_for_port(pagerd_port, pagerd)
         wait_for_port(ceiling_port, ceiling)
@@ -144,7 +150,8 @@ def median(runs, key):
 
 def print_table(results):
     print(f"\npagerd vs the libmicrohttpd ceiling: wrk -t1, {DURATION} s per run, median of {REPEAT}, "
-          f"{SESSIONS} sessions of 4 pages, {os.cpu_count()} cores shared by server and client\n")
+          f"{SESSIONS} sessions of 4 pages, {THREADING} with {THREADS} server threads, "
+          f"{os.cpu_count()} cores shared by server and client\n")
     header = ("| endpoint | conns | pagerd req/s | ceiling req/s | ratio | pagerd p50 / p99 ms | ceiling p50 / p99 ms "
               "| pagerd CPU µs/req | ceiling CPU µs/req | errors |")
     print(header)

@@ -4,7 +4,13 @@
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
-    private var needsComma: [Bool] = [false]
+    /// Whether the next value in the innermost open container needs a comma before it.
+    private var needsComma = false
+    /// The `needsComma` of each enclosing container, innermost in bit 0; containers nested
+    /// deeper than 64 keep theirs in `deepCommas`.
+    private var enclosingCommas: UInt64 = 0
+    private var depth = 0
+    private var deepCommas: [Bool] = []
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
@@ -27,13 +33,31 @@ public struct JSONWriter: Sendable {
     // MARK: - Structure
 
     /// Starts an object.
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
     /// Ends an object.
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
     /// Starts an array.
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
     /// Ends an array.
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        if depth >= 64 { deepCommas.append(enclosingCommas >> 63 != 0) }
+        enclosingCommas = enclosingCommas << 1 | (needsComma ? 1 : 0)
+        depth += 1
+        needsComma = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        precondition(depth > 0, "unbalanced JSONWriter.close")
+        needsComma = enclosingCommas & 1 != 0
+        enclosingCommas >>= 1
+        depth -= 1
+        if depth >= 64, let deeper = deepCommas.popLast() { enclosingCommas |= (deeper ? 1 : 0) << 63 }
+        bytes.append(bracket)
+    }
 
     /// Writes a member name known at compile time, which needs no escaping: the fast path for
     /// documents written member by member.
@@ -43,7 +67,7 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     /// Writes a member name; the next value written is its value.
@@ -51,7 +75,7 @@ public struct JSONWriter: Sendable {
         separate()
         writeString(name)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     // MARK: - Scalars
@@ -94,9 +118,39 @@ public struct JSONWriter: Sendable {
         guard value.isFinite else { append("null"); return }
         if value == value.rounded(), abs(value) < 1e15 {
             appendDigits(Int(value))
-        } else {
+        } else if !appendShortDecimal(value) {
             append(value.description)
         }
+    }
+
+    /// Writes `value` with at most six decimals when that reads back exactly, as most geometry
+    /// does (97.5, 48.75); false, writing nothing, when it does not. The fewest decimals that
+    /// read back is the shortest text, so this agrees with `description` wherever it applies
+    /// (magnitudes from 0.001, below which `description` switches to an exponent, to 1e9).
+    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+        guard abs(value) < 1e9, abs(value) >= 0.001 else { return false }
+        var scale = 1.0
+        for decimals in 1...6 {
+            scale *= 10
+            let scaled = (value * scale).rounded()
+            // Both sides are exact integers below 2^53 divided correctly rounded, so equality
+            // means the decimal text scaled / 10^decimals parses back to exactly `value`.
+            guard scaled / scale == value else { continue }
+            let magnitude = Int(abs(scaled))
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            var divisor = 1
+            for _ in 0..<decimals { divisor *= 10 }
+            appendDigits(magnitude / divisor)
+            bytes.append(UInt8(ascii: "."))
+            var fraction = magnitude % divisor
+            for _ in 0..<decimals {
+                divisor /= 10
+                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+                fraction %= divisor
+            }
+            return true
+        }
+        return false
     }
 
     /// Writes any value.
@@ -129,9 +183,8 @@ public struct JSONWriter: Sendable {
     // MARK: - Internals
 
     private mutating func separate() {
-        let last = needsComma.count - 1
-        if needsComma[last] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[last] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     private mutating func append(_ text: String) {

@@ -53,8 +53,9 @@ extension HTTPServer {
             Self.option(.CONNECTION_MEMORY_LIMIT, config.connectionMemoryLimit),
             Self.option(.STRICT_FOR_CLIENT, config.strictForClient ? 1 : 0),
         ]
-        if config.threading == .epollPool {
-            options.append(Self.option(.THREAD_POOL_SIZE, max(2, config.threadPoolSize)))
+        let threads = config.threading == .epollPool ? max(2, config.threadPoolSize) : max(1, config.threadPoolSize)
+        if threads > 1 {
+            options.append(Self.option(.THREAD_POOL_SIZE, threads))
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let handle: OpaquePointer? = address.withSockaddr { sockaddr in

@@ -1,6 +1,7 @@
 /// How the server's event loop is threaded.
 public enum HTTPThreading: String, Sendable, CaseIterable {
-    /// One internal thread using `poll`: the mode that never stalled in measurements.
+    /// Internal threads using `poll` (one, or a pool of `threadPoolSize`): the mode that never
+    /// stalled in measurements.
     case poll
     /// A pool of internal threads using `epoll`. Single-thread epoll is not offered: it stalls
     /// with exactly 128 ready connections in libmicrohttpd 0.9.75.
@@ -15,7 +16,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var port: Int
     /// The threading mode.
     public var threading: HTTPThreading
-    /// Threads in the pool for `.epollPool` (at least 2).
+    /// Internal threads, each serving its share of the connections: 1 or more for `.poll`, at
+    /// least 2 for `.epollPool`. Requests are answered on these threads.
     public var threadPoolSize: Int
     /// Connections served at once; beyond it clients wait in the listen backlog.
     public var connectionLimit: Int

@@ -151,7 +151,9 @@ public struct APIResponder: HTTPResponder {
             return jsonResponse(["status": "ready"])
         }
         router.add("GET", "/metrics") { _ in
-            let (sessions, evictions, subscribers) = await (engine.sessionCount, engine.evictions, engine.subscriberTotal)
+            let (sessions, evictions, subscribers) = engine.immediately { engine in
+                (engine.sessionCount, engine.evictions, engine.subscriberTotal)
+            }
             let text = metrics.render(
                 sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers)
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: text)

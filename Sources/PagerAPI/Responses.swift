@@ -2,10 +2,13 @@ import MicroHTTP
 import PagerModel
 import PagerSessions
 
-/// Runs one engine call, turning its refusal into the API's.
-func call<T>(_ operation: () async throws(EngineError) -> T) async throws(APIError) -> T {
+/// Runs one engine call on the calling thread (see `PagerEngine.immediately`), turning its
+/// refusal into the API's.
+func call<T: Sendable>(
+    _ engine: PagerEngine, _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+) throws(APIError) -> T {
     do {
-        return try await operation()
+        return try engine.immediately(operation)
     } catch {
         throw APIError(engineError: error)
     }

@@ -27,7 +27,8 @@ public struct Router: Sendable {
     }
 
     enum Segment: Sendable, Equatable {
-        case literal(String)
+        /// A literal segment, as UTF-8.
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -40,7 +41,7 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `pattern`.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
         let segments = Self.split(pattern).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(part)
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
@@ -59,7 +60,8 @@ public struct Router: Sendable {
 
     /// Finds the route for `method` and `path`.
     public func match(method: String, path: String) -> Match {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Bytes rather than Characters: splitting by Character runs grapheme breaking.
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         var allowed: [String] = []
         var pattern = ""
         for route in routes {
@@ -88,17 +90,17 @@ public struct Router: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
 
-    private static func bind(_ segments: [Segment], to parts: ArraySlice<Substring>) -> [String: String]? {
+    private static func bind(_ segments: [Segment], to parts: ArraySlice<Substring.UTF8View>) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
         // Literals first, so a mismatch costs no dictionary.
         for (segment, part) in zip(segments, parts) {
-            if case .literal(let literal) = segment, literal != part { return nil }
+            if case .literal(let literal) = segment, !literal.elementsEqual(part) { return nil }
         }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             if case .parameter(let name) = segment {
                 guard !part.isEmpty else { return nil }
-                parameters[name] = String(part)
+                parameters[name] = String(Substring(part))
             }
         }
         return parameters

@@ -11,14 +11,14 @@ struct SessionRoutes {
     func register(in router: inout Router) {
         router.add("POST", "/v1/sessions") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
-            let snapshot = try await call { () throws(EngineError) in try await engine.create(body: body) }
+            let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(body: body) }
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
             return response
         }
         router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
             if let header = context.request.headers["If-None-Match"],
                 ETag.precondition(from: header).accepts(snapshot.version)
             {
@@ -29,14 +29,14 @@ struct SessionRoutes {
         router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try await call { () throws(EngineError) in
-                try await engine.patch(id, with: body, precondition: precondition)
+            let result = try call(engine) { engine throws(EngineError) in
+                try engine.patch(id, with: body, precondition: precondition)
             }
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            try await call { () throws(EngineError) in try await engine.delete(id, precondition: precondition) }
+            try call(engine) { engine throws(EngineError) in try engine.delete(id, precondition: precondition) }
             return HTTPResponse(status: 204)
         }
         addCommand("POST", "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
@@ -52,12 +52,12 @@ struct SessionRoutes {
         addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try await call { () throws(EngineError) in try await engine.snapshot(of: id) }
+            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
         addCommand("POST", "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
@@ -102,8 +102,8 @@ struct SessionRoutes {
             // Routes without a page parameter get "" and ignore it.
             let command = try parse(context.request, context.parameter("pageId"))
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try await call { () throws(EngineError) in
-                try await engine.apply(command, to: id, precondition: precondition)
+            let result = try call(engine) { engine throws(EngineError) in
+                try engine.apply(command, to: id, precondition: precondition)
             }
             return stateResponse(result.snapshot, outcome: result.outcome)
         }

@@ -114,7 +114,7 @@ extension Setting {
             $0.server.threading = HTTPThreading(rawValue: $1.text) ?? .poll
         },
         Setting(key: "threadPoolSize", environment: "PAGERD_THREAD_POOL_SIZE", flag: "thread-pool-size",
-                kind: .integer(2...256), help: "Threads for epoll-pool.") { $0.server.threadPoolSize = $1.integer },
+                kind: .integer(1...256), help: "Internal server threads (at least 2 for epoll-pool).") { $0.server.threadPoolSize = $1.integer },
         Setting(key: "connectionLimit", environment: "PAGERD_CONNECTION_LIMIT", flag: "connection-limit",
                 kind: .integer(1...1_000_000), help: "Connections served at once.") {
             $0.server.connectionLimit = $1.integer

@@ -5,6 +5,10 @@ public import PagerModel
 ///
 /// Every method reads a session, computes with the pure model and stores the result with no
 /// suspension in between, so commands on one session apply one at a time, in arrival order.
+///
+/// The actor runs on its own executor, so it can be entered two ways: by `await` like any actor,
+/// or synchronously on the caller's thread with ``immediately(_:)``, which the HTTP layer uses
+/// so that answering a request needs no hop to another thread.
 public actor PagerEngine {
     /// One session. A class, so the table's buckets hold a reference rather than the whole
     /// value: a hash table keeps about half its buckets empty, and inline values made those
@@ -26,6 +30,7 @@ public actor PagerEngine {
     public nonisolated let limits: EngineLimits
     private let clock: any EngineClock
     private let makeID: @Sendable () -> String
+    @usableFromInline let executor = EngineExecutor()
     private var sessions: [String: Session] = [:]
     private var nextSubscriberID = 0
     private var subscriberCount = 0
@@ -41,6 +46,21 @@ public actor PagerEngine {
         self.limits = limits
         self.clock = clock
         self.makeID = makeID
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Runs `body` on the engine now, on the calling thread, waiting only for work already
+    /// running on it. `body` must not call `immediately` again. Inlinable so that each call site
+    /// gets a version specialized to its types.
+    @inlinable
+    public nonisolated func immediately<T: Sendable, E: Error>(_ body: @Sendable (isolated PagerEngine) throws(E) -> T) throws(E) -> T {
+        var result: Result<T, E>?
+        executor.runExclusively {
+            result = assumeIsolated { engine in Result { () throws(E) -> T in try body(engine) } }
+        }
+        // runExclusively always runs its body, so the result is there.
+        return try result!.get()
     }
 
     /// Live sessions.

@@ -100,4 +100,36 @@ struct JSONWriterFastPathTests {
         #expect(try JSONParser.parse(encoded) == .string(text))
         #expect(encoded.contains("\\u2028") && encoded.contains("\\n"))
     }
+
+    @Test(
+        "fractions are written in the shortest text that reads back to the same Double",
+        arguments: [97.5, -48.75, 0.1, 0.3, 1.0 / 3.0, 0.1 + 0.2, 123_456_789.125, 390.0 / 7.0, 1e-7, -2.5e-3, 5e-324, 1.7976931348623157e308, 0.000001, 0.001, 0.0123, 999_999_999.999999]
+    )
+    func fractions(value: Double) throws {
+        var writer = JSONWriter()
+        writer.number(value)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(Double(text) == value)
+        #expect(text == value.description)
+        #expect(try JSONParser.parse(text) == .number(value))
+    }
+
+    @Test("commas stay right in containers nested deeper than 64 levels")
+    func deepNesting() throws {
+        var value: JSONValue = [1, 2]
+        for level in 0..<100 { value = [JSONValue.number(Double(level)), value, ["k": value.arrayValue?.first ?? .null, "z": true]] }
+        #expect(String(decoding: JSONWriter.encode(value), as: UTF8.self) == Self.reference(value))
+    }
+
+    /// A plain recursive writer for the values `deepNesting` builds.
+    static func reference(_ value: JSONValue) -> String {
+        switch value {
+        case .array(let elements): "[" + elements.map(reference).joined(separator: ",") + "]"
+        case .object(let object): "{" + object.map { "\"\($0.key)\":" + reference($0.value) }.joined(separator: ",") + "}"
+        case .number(let n): String(Int(n))
+        case .bool(let b): String(b)
+        default: "null"
+        }
+    }
 }
+

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import PagerModel
 import PagerSessions
@@ -61,5 +62,55 @@ struct EngineTests {
         }
         #expect(versions.sorted() == Array(2...801))
         #expect(try await engine.snapshot(of: id).pager.index == 800 % 3)
+    }
+
+    @Test("immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once")
+    func immediateAndAwaitedCommands() async throws {
+        let engine = PagerEngine(templates: try APITester.shippedTemplates())
+        let id = try await engine.create(body: ["template": "mall"]).id
+        let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var mine: [Int] = []
+                    for _ in 0..<100 { mine.append(try await engine.apply(.next, to: id).snapshot.version) }
+                    return mine
+                }
+            }
+            // Plain threads, as the HTTP server's are, entering the engine synchronously.
+            let threads = (0..<8).map { _ in
+                ImmediateCaller {
+                    (0..<100).map { _ in
+                        (try? engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })?.snapshot.version ?? -1
+                    }
+                }
+            }
+            var all: [Int] = []
+            for thread in threads { all += await thread.value }
+            return try await group.reduce(into: all) { $0 += $1 }
+        }
+        #expect(versions.sorted() == Array(2...1601))
+        let current = engine.immediately { engine in (try? engine.snapshot(of: id))?.version }
+        #expect(current == 1601)
+        #expect(try await engine.snapshot(of: id).pager.index == 1600 % 3)
+    }
+}
+
+/// Runs `work` on a new thread outside Swift concurrency and hands its result to a task.
+private final class ImmediateCaller: Sendable {
+    private let result = AsyncStream<[Int]>.makeStream()
+
+    init(_ work: @escaping @Sendable () -> [Int]) {
+        let continuation = result.continuation
+        Thread.detachNewThread {
+            continuation.yield(work())
+            continuation.finish()
+        }
+    }
+
+    var value: [Int] {
+        get async {
+            for await value in result.stream { return value }
+            return []
+        }
     }
 }
