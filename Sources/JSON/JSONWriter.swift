@@ -1,9 +1,15 @@
 /// Writes JSON into a byte buffer directly, without an intermediate tree when the caller writes
 /// members one by one. Output is compact; strings escape only what RFC 8259 requires, plus
 /// U+2028 and U+2029 so the text is safe inside JavaScript too.
-public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+///
+/// The writer owns a plain buffer and writes through a pointer: an Array's append checks
+/// uniqueness and capacity on every byte, which was most of the cost of a state document. It is
+/// noncopyable, so the buffer has exactly one owner and is freed with it; that is also why it
+/// can be sent between tasks.
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     /// Whether the next value in the innermost open container needs a comma before it.
     private var needsComma = false
     /// The `needsComma` of each enclosing container, innermost in bit 0; containers nested
@@ -14,9 +20,14 @@ public struct JSONWriter: Sendable {
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        buffer = .allocate(capacity: self.capacity)
     }
+
+    deinit { buffer.deallocate() }
+
+    /// The bytes written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
 
     /// Writes a whole value.
     public static func encode(_ value: JSONValue) -> [UInt8] {
@@ -43,7 +54,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(bracket)
+        write(bracket)
         if depth >= 64 { deepCommas.append(enclosingCommas >> 63 != 0) }
         enclosingCommas = enclosingCommas << 1 | (needsComma ? 1 : 0)
         depth += 1
@@ -56,17 +67,20 @@ public struct JSONWriter: Sendable {
         enclosingCommas >>= 1
         depth -= 1
         if depth >= 64, let deeper = deepCommas.popLast() { enclosingCommas |= (deeper ? 1 : 0) << 63 }
-        bytes.append(bracket)
+        write(bracket)
     }
 
     /// Writes a member name known at compile time, which needs no escaping: the fast path for
     /// documents written member by member.
     public mutating func field(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        if needsComma { buffer[count] = UInt8(ascii: ","); count += 1 }
+        buffer[count] = UInt8(ascii: "\"")
+        (buffer + count + 1).update(from: name.utf8Start, count: length)
+        buffer[count + 1 + length] = UInt8(ascii: "\"")
+        buffer[count + 2 + length] = UInt8(ascii: ":")
+        count += length + 3
         needsComma = false
     }
 
@@ -74,7 +88,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: String) {
         separate()
         writeString(name)
-        bytes.append(UInt8(ascii: ":"))
+        write(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -94,8 +108,8 @@ public struct JSONWriter: Sendable {
 
     /// Appends the decimal digits of `value` without making a String.
     private mutating func appendDigits(_ value: Int) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value == 0 { write(UInt8(ascii: "0")); return }
+        if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -107,7 +121,7 @@ public struct JSONWriter: Sendable {
                 magnitude /= 10
                 count += 1
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+            write(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -137,15 +151,15 @@ public struct JSONWriter: Sendable {
             // means the decimal text scaled / 10^decimals parses back to exactly `value`.
             guard scaled / scale == value else { continue }
             let magnitude = Int(abs(scaled))
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            if value < 0 { write(UInt8(ascii: "-")) }
             var divisor = 1
             for _ in 0..<decimals { divisor *= 10 }
             appendDigits(magnitude / divisor)
-            bytes.append(UInt8(ascii: "."))
+            write(UInt8(ascii: "."))
             var fraction = magnitude % divisor
             for _ in 0..<decimals {
                 divisor /= 10
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+                write(UInt8(ascii: "0") + UInt8(fraction / divisor))
                 fraction %= divisor
             }
             return true
@@ -183,22 +197,46 @@ public struct JSONWriter: Sendable {
     // MARK: - Internals
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { write(UInt8(ascii: ",")) }
         needsComma = true
+    }
+
+    /// Makes room for `extra` more bytes.
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let grown = Swift.max(capacity * 2, count + extra)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = larger
+        capacity = grown
+    }
+
+    private mutating func write(_ byte: UInt8) {
+        reserve(1)
+        buffer[count] = byte
+        count += 1
+    }
+
+    private mutating func write(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let start = run.baseAddress, !run.isEmpty else { return }
+        reserve(run.count)
+        (buffer + count).update(from: start, count: run.count)
+        count += run.count
     }
 
     private mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { write($0) }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        write(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            // Copy runs that need no escaping in one append; escape the rest byte by byte.
+            // Copy runs that need no escaping in one move; escape the rest byte by byte.
             var runStart = 0
             var i = 0
             let count = utf8.count
@@ -210,26 +248,26 @@ public struct JSONWriter: Sendable {
                     i += 1
                     continue
                 }
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                if runStart < i { write(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): write(UInt8(ascii: "\\")); write(byte)
+                case 0x0A: write(UInt8(ascii: "\\")); write(UInt8(ascii: "n"))
+                case 0x0D: write(UInt8(ascii: "\\")); write(UInt8(ascii: "r"))
+                case 0x09: write(UInt8(ascii: "\\")); write(UInt8(ascii: "t"))
                 case 0xE2:
-                    bytes.append(contentsOf: Array("\\u202".utf8))
-                    bytes.append(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                    for byte in "\\u202".utf8 { write(byte) }
+                    write(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
                     i += 2
                 default:
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
-                    bytes.append(Self.hex[Int(byte >> 4)])
-                    bytes.append(Self.hex[Int(byte & 0xF)])
+                    for byte in "\\u00".utf8 { write(byte) }
+                    write(Self.hex[Int(byte >> 4)])
+                    write(Self.hex[Int(byte & 0xF)])
                 }
                 i += 1
                 runStart = i
             }
-            if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
+            if runStart < count { write(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        write(UInt8(ascii: "\""))
     }
 }

@@ -60,17 +60,19 @@ public struct Router: Sendable {
 
     /// Finds the route for `method` and `path`.
     public func match(method: String, path: String) -> Match {
-        // Bytes rather than Characters: splitting by Character runs grapheme breaking.
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        var allowed: [String] = []
-        var pattern = ""
-        for route in routes {
-            guard let parameters = Self.bind(route.segments, to: parts) else { continue }
-            if route.method == method { return .found(route, parameters) }
-            allowed.append(route.method)
-            pattern = route.pattern
+        var path = path
+        return path.withUTF8 { bytes in
+            var allowed: [String] = []
+            var pattern = ""
+            for index in routes.indices where Self.matches(routes[index].segments, bytes) {
+                if routes[index].method == method {
+                    return .found(routes[index], Self.parameters(routes[index].segments, bytes))
+                }
+                allowed.append(routes[index].method)
+                pattern = routes[index].pattern
+            }
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed, pattern: pattern)
         }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed, pattern: pattern)
     }
 
     /// The patterns served, each with its methods, in registration order.
@@ -90,18 +92,43 @@ public struct Router: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
 
-    private static func bind(_ segments: [Segment], to parts: ArraySlice<Substring.UTF8View>) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        // Literals first, so a mismatch costs no dictionary.
-        for (segment, part) in zip(segments, parts) {
-            if case .literal(let literal) = segment, !literal.elementsEqual(part) { return nil }
+    /// Calls `body` with each segment of `path` (the bytes between slashes after the leading
+    /// one) and its pattern segment while they line up; false when the counts differ or `body`
+    /// refuses one. Works on the bytes: no Substrings, no Characters, no allocation.
+    private static func walk(
+        _ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>,
+        _ body: (Segment, Range<Int>) -> Bool
+    ) -> Bool {
+        guard path.first == UInt8(ascii: "/") else { return false }
+        var start = 1
+        for (position, segment) in segments.enumerated() {
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+            let isLast = position == segments.count - 1
+            // The last segment must end the path; the others must be followed by a slash.
+            if isLast ? end != path.count : end == path.count { return false }
+            guard body(segment, start..<end) else { return false }
+            start = end + 1
         }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            if case .parameter(let name) = segment {
-                guard !part.isEmpty else { return nil }
-                parameters[name] = String(Substring(part))
+        return !segments.isEmpty
+    }
+
+    private static func matches(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        walk(segments, path) { segment, range in
+            switch segment {
+            case .literal(let literal): literal.elementsEqual(path[range])
+            case .parameter: !range.isEmpty
             }
+        }
+    }
+
+    private static func parameters(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> [String: String] {
+        var parameters: [String: String] = [:]
+        _ = walk(segments, path) { segment, range in
+            if case .parameter(let name) = segment {
+                parameters[name] = String(decoding: UnsafeBufferPointer(rebasing: path[range]), as: UTF8.self)
+            }
+            return true
         }
         return parameters
     }

@@ -53,19 +53,24 @@ extension Pager {
     /// distance), without the current page and without repeats in a small loop.
     public var preloadIndices: [Int] {
         guard let current = index, settings.preload > 0 else { return [] }
+        // Walking k back and j ahead visits k + j distinct pages other than the current one as
+        // long as k + j < count, even in a loop; stopping once every other page is listed is
+        // therefore all it takes to avoid repeats, with no set to hash into.
+        let others = pages.count - 1
         var result: [Int] = []
-        var seen: Set<Int> = [current]
+        result.reserveCapacity(Swift.min(2 * settings.preload, others))
         var back = current, ahead = current
         for _ in 0..<settings.preload {
+            guard result.count < others else { break }
             if let previous = neighbor(of: back, .reverse) {
                 back = previous
-                if seen.insert(previous).inserted { result.append(previous) }
+                result.append(previous)
             }
+            guard result.count < others else { break }
             if let following = neighbor(of: ahead, .forward) {
                 ahead = following
-                if seen.insert(following).inserted { result.append(following) }
+                result.append(following)
             }
-            if seen.count == pages.count { break }
         }
         return result
     }

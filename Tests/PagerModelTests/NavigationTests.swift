@@ -227,5 +227,15 @@ struct NavigationTests {
         #expect(try makePager(5, mode: .loop) { $0.preload = 2 }.preloadIndices == [4, 1, 3, 2])
         #expect(try makePager(3, mode: .loop) { $0.preload = 5 }.preloadIndices == [2, 1])
         #expect(try makePager(3) { $0.preload = 0 }.preloadIndices == [])
+        #expect(try makePager(2, mode: .loop) { $0.preload = 3 }.preloadIndices == [1])
+        #expect(try makePager(4, mode: .loop) { $0.preload = 3 }.preloadIndices == [3, 1, 2])
+        #expect(try makePager(1, mode: .loop) { $0.preload = 3 }.preloadIndices == [])
+        for count in 1...9 {
+            for initial in 0..<count {
+                let listed = try makePager(count, mode: .loop, initial: initial) { $0.preload = 4 }.preloadIndices
+                #expect(Set(listed).count == listed.count && !listed.contains(initial))
+                #expect(listed.count == min(count - 1, 8))
+            }
+        }
     }
 }
