@@ -58,13 +58,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("engine: one next through the actor") { benchmark in
+    let loopOfFour = PagerDefinition(
+        pages: (0..<4).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: nil,
+        settings: { var s = PagerSettings(); s.mode = .loop; return s }(), catalog: [])
+    Benchmark("engine: one next, awaited (queued to the engine's executor)") { benchmark in
         let engine = PagerEngine()
-        let definition = PagerDefinition(
-            pages: (0..<4).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: nil,
-            settings: { var s = PagerSettings(); s.mode = .loop; return s }(), catalog: [])
-        let id = try! await engine.create(definition).id
+        let id = try! await engine.create(loopOfFour).id
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! await engine.apply(.next, to: id)) }
+    }
+    Benchmark("engine: one next, immediately (the HTTP routes' way)") { benchmark in
+        let engine = PagerEngine()
+        let id = try! await engine.create(loopOfFour).id
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try! engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })
+        }
     }
 }
