@@ -159,12 +159,15 @@ def test_openapi_document_is_valid_and_current(pagerd):
 
 
 def test_schemathesis_finds_no_server_error_or_schema_break(pagerd, tmp_path):
+    # One worker: with two, hypothesis parses lambda sources from two threads at once, and
+    # CPython 3.11's ast.parse then fails now and then with "AST constructor recursion depth
+    # mismatch", a crash of the tool that has nothing to do with the server.
     binary = shutil.which("schemathesis") or str(Path(sys.executable).parent / "schemathesis")
     result = subprocess.run(
         [binary, "run", f"http://127.0.0.1:{pagerd.port}/openapi.json", "--checks", "all",
          "--exclude-checks", "positive_data_acceptance,negative_data_rejection",
          "--exclude-operation-id", "streamEvents",
-         "--max-examples", "40", "--seed", "20261122", "--workers", "2", "--generation-deterministic",
+         "--max-examples", "40", "--seed", "20261122", "--workers", "1", "--generation-deterministic",
          "--report", "junit", "--report-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=1200,
     )
