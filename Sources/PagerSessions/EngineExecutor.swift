@@ -8,7 +8,6 @@ import Synchronization
 /// - ``PagerEngine/immediately(_:)`` takes the lock on the caller's own thread and runs at once.
 ///   The HTTP layer answers this way, so a request costs no hop to another thread and back; the
 ///   engine's methods never suspend, so the lock is held for microseconds.
-@usableFromInline
 final class EngineExecutor: SerialExecutor {
     private let lock = Mutex<Void>(())
     private let queue = DispatchQueue(label: "pagerd.engine")
@@ -16,7 +15,6 @@ final class EngineExecutor: SerialExecutor {
     /// The executor whose lock the current task or thread holds through `runExclusively`.
     @TaskLocal private static var holder: ObjectIdentifier?
 
-    @usableFromInline
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async {
@@ -26,21 +24,18 @@ final class EngineExecutor: SerialExecutor {
 
     /// Runs `body` holding the lock, on the calling thread; waits only while other work holds it.
     /// Calling it again from inside `body` is a programming error and traps rather than
-    /// deadlocking. Not generic, so callers in other modules need no specialization of it.
-    @usableFromInline
+    /// deadlocking.
     func runExclusively(_ body: () -> Void) {
         precondition(Self.holder != ObjectIdentifier(self), "the engine is already held by this thread")
         lock.withLock { _ in Self.$holder.withValue(ObjectIdentifier(self), operation: body) }
     }
 
     /// True inside `runExclusively`, so `assumeIsolated` accepts the engine there.
-    @usableFromInline
     func isIsolatingCurrentContext() -> Bool? {
         Self.holder == ObjectIdentifier(self)
     }
 
-    @usableFromInline
     func checkIsolated() {
-        precondition(Self.holder == ObjectIdentifier(self), "not running on the engine")
+        precondition(isIsolatingCurrentContext() == true, "not running on the engine")
     }
 }

@@ -30,7 +30,7 @@ public actor PagerEngine {
     public nonisolated let limits: EngineLimits
     private let clock: any EngineClock
     private let makeID: @Sendable () -> String
-    @usableFromInline let executor = EngineExecutor()
+    private let executor = EngineExecutor()
     private var sessions: [String: Session] = [:]
     private var nextSubscriberID = 0
     private var subscriberCount = 0
@@ -51,9 +51,7 @@ public actor PagerEngine {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Runs `body` on the engine now, on the calling thread, waiting only for work already
-    /// running on it. `body` must not call `immediately` again. Inlinable so that each call site
-    /// gets a version specialized to its types.
-    @inlinable
+    /// running on it. `body` must not call `immediately` again.
     public nonisolated func immediately<T: Sendable, E: Error>(_ body: @Sendable (isolated PagerEngine) throws(E) -> T) throws(E) -> T {
         var result: Result<T, E>?
         executor.runExclusively {
