@@ -2,6 +2,8 @@
 #define CMICROHTTPD_SHIM_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdarg.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -27,12 +29,45 @@ static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/* The connection's client socket, for diagnostics only. */
+/* The connection's client socket. The server only polls it, to notice a client that left while
+ * its connection is suspended; libmicrohttpd owns it and closes it. */
 static inline int CMicroHTTPD_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/* The client's socket address, or NULL when unknown; valid while the connection is. */
+static inline const struct sockaddr *CMicroHTTPD_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/* libmicrohttpd's error log hands over a printf format and a va_list. This formats it and passes
+ * the finished line to `sink`, so the Swift side receives plain text. */
+typedef void (*CMicroHTTPD_log_sink)(void *context, const char *message);
+
+struct CMicroHTTPD_logger {
+    CMicroHTTPD_log_sink sink;
+    void *context;
+};
+
+static void CMicroHTTPD_format_log(void *cls, const char *format, va_list arguments)
+{
+    char line[1024];
+    vsnprintf(line, sizeof line, format, arguments);
+    const struct CMicroHTTPD_logger *logger = cls;
+    logger->sink(logger->context, line);
+}
+
+/* The MHD_OPTION_EXTERNAL_LOGGER item for `logger`, which must outlive the daemon. */
+static inline struct MHD_OptionItem CMicroHTTPD_logger_option(struct CMicroHTTPD_logger *logger)
+{
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) &CMicroHTTPD_format_log, logger };
+    return item;
 }
 
 #endif

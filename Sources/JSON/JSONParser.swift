@@ -9,10 +9,16 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 /// A strict RFC 8259 parser: UTF-8 input, no trailing commas, no comments, no leading zeros,
-/// no lone surrogates, a bounded nesting depth, and nothing but white space after the value.
+/// no lone surrogates, no member name twice in one object, a bounded nesting depth and member
+/// count, and nothing but white space after the value.
+///
+/// Parsing is linear in the input: in a large object, member names are checked for duplicates
+/// through a hash set, never by comparing every pair.
 public struct JSONParser {
     /// The deepest nesting accepted; deeper input is refused rather than risking the stack.
     public static let maxDepth = 64
+    /// The most members one object may have.
+    public static let maxMembers = 4096
 
     private let bytes: [UInt8]
     private var position = 0
@@ -78,6 +84,8 @@ public struct JSONParser {
         try enter()
         position += 1
         var object = JSONObject()
+        // Names seen, kept once the object is large enough that scanning would cost more.
+        var names: Set<String> = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -87,12 +95,26 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let keyOffset = position
             let key = try parseString()
+            guard object.count < Self.maxMembers else {
+                throw JSONParseError(reason: "an object has more than \(Self.maxMembers) members", offset: keyOffset)
+            }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            let isNew: Bool
+            if object.count < JSONObject.indexThreshold {
+                isNew = !object.members.contains { $0.key == key }
+            } else {
+                if names.isEmpty { names = Set(object.members.map(\.key)) }
+                isNew = names.insert(key).inserted
+            }
+            guard isNew else {
+                throw JSONParseError(reason: "duplicate member name '\(key.prefix(64))'", offset: keyOffset)
+            }
+            object.appendNew(key, try parseValue())
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of input") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }

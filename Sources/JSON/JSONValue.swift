@@ -52,6 +52,16 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
+    /// Whether both are equal and every object in them has its members in the same order, so
+    /// that both are written as the same bytes.
+    public func isIdentical(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.object(let a), .object(let b)): a.isIdentical(to: b)
+        case (.array(let a), .array(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        default: self == other
+        }
+    }
+
     /// A short name of the value's kind, for error messages.
     public var kindName: String {
         switch self {
@@ -65,9 +75,16 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     }
 }
 
-/// A JSON object: members in insertion order with lookup by key. A later duplicate key replaces
-/// the earlier one's value in place.
+/// A JSON object: members in insertion order with lookup by key. Assigning to an existing key
+/// replaces its value in place.
+///
+/// An object stores only its members, so page content costs no more memory than it must. A
+/// single lookup scans the members; work over a whole object (parsing, comparing, merging) builds
+/// a temporary hash index once it has more than ``indexThreshold`` members, so it stays linear.
 public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// Objects with more members than this are indexed by hash for whole-object work.
+    public static let indexThreshold = 8
+
     /// The members in order.
     public private(set) var members: [(key: String, value: JSONValue)]
 
@@ -92,6 +109,20 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
         }
     }
 
+    /// Appends a member without looking for its key; the caller knows the key is new.
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        members.append((key: key, value: value))
+    }
+
+    /// The position of each key, for whole-object work on large objects; nil for small ones,
+    /// where scanning is cheaper.
+    private var positions: [String: Int]? {
+        guard members.count > Self.indexThreshold else { return nil }
+        var positions = [String: Int](minimumCapacity: members.count)
+        for (position, member) in members.enumerated() { positions[member.key] = position }
+        return positions
+    }
+
     /// The member names in order.
     public var keys: [String] { members.map(\.key) }
 
@@ -103,31 +134,63 @@ public struct JSONObject: Sendable, Equatable, Hashable, Sequence, ExpressibleBy
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
+    /// Equal when both have the same members with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+        guard lhs.members.count == rhs.members.count else { return false }
+        guard let positions = rhs.positions else { return lhs.members.allSatisfy { rhs[$0.key] == $0.value } }
+        return lhs.members.allSatisfy { member in
+            positions[member.key].map { rhs.members[$0].value == member.value } ?? false
+        }
+    }
+
+    /// Whether both have the same members with equal values in the same order, as they would be
+    /// written.
+    public func isIdentical(to other: JSONObject) -> Bool {
+        members.count == other.members.count
+            && zip(members, other.members).allSatisfy { $0.key == $1.key && $0.value.isIdentical(to: $1.value) }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(members.count)
-        for member in members.sorted(by: { $0.key < $1.key }) {
-            hasher.combine(member.key)
-            hasher.combine(member.value)
+        // Order-independent, as == is: combine each member's own hash commutatively.
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
         }
+        hasher.combine(members.count)
+        hasher.combine(combined)
     }
 
     /// Applies an RFC 7396 merge patch: members of `patch` replace these, `null` removes, and
     /// objects merge member by member.
+    ///
+    /// Linear in the sizes of both objects: members are found through a hash index.
     public func merging(patch: JSONObject) -> JSONObject {
-        var result = self
+        var merged = members.map { Optional($0) }
+        var positions = [String: Int](minimumCapacity: members.count + patch.count)
+        for (position, member) in members.enumerated() { positions[member.key] = position }
         for (key, value) in patch {
+            let existing = positions[key]
+            let newValue: JSONValue?
             switch value {
-            case .null: result[key] = nil
+            case .null: newValue = nil
             case .object(let inner):
-                let base = result[key]?.objectValue ?? JSONObject()
-                result[key] = .object(base.merging(patch: inner))
-            default: result[key] = value
+                let base = existing.flatMap { merged[$0]?.value.objectValue } ?? JSONObject()
+                newValue = .object(base.merging(patch: inner))
+            default: newValue = value
+            }
+            if let existing {
+                merged[existing] = newValue.map { (key: key, value: $0) }
+                if newValue == nil { positions[key] = nil }
+            } else if let newValue {
+                positions[key] = merged.count
+                merged.append((key: key, value: newValue))
             }
         }
+        var result = JSONObject()
+        result.members = merged.compactMap { $0 }
         return result
     }
 }

@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The complete body; empty when the request had none.
     public var body: [UInt8]
+    /// The client's IP address as text (the peer of the socket; a proxy's address behind one).
+    public var remoteAddress: String
 
     /// Creates a request value; tests use it to call a responder without a socket.
     public init(
@@ -17,13 +19,15 @@ public struct HTTPRequest: Sendable {
         path: String,
         query: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        remoteAddress: String = ""
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.remoteAddress = remoteAddress
     }
 
     /// The first value of the query argument `name`, if present.

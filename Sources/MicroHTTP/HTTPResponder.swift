@@ -12,7 +12,10 @@ public enum HTTPRefusal: Sendable, Equatable {
 
 /// The application side of the server: turns each request into a response.
 public protocol HTTPResponder: Sendable {
-    /// Answers one request. Called on a Swift concurrency thread, never on a server thread.
+    /// Answers one request. It starts on the server thread that read the request, in a task that
+    /// runs inline until it first suspends; a responder that never suspends is answered on that
+    /// thread, and one that does continues on Swift's concurrency threads while the connection
+    /// waits. It must not block.
     func respond(to request: HTTPRequest) async -> HTTPResponse
 
     /// Answers a request the server refused on its own; called synchronously on a server thread,

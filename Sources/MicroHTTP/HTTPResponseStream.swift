@@ -4,12 +4,15 @@ import Synchronization
 ///
 /// The application writes; the server sends what was written and waits, without holding a thread,
 /// when nothing is buffered. The stream ends when the application finishes it, when the client goes
-/// away (the next failed send ends the connection), or when the server stops.
+/// away (noticed while waiting by the server's peer watcher, or by a failed send), or when the
+/// server stops.
 public final class HTTPResponseStream: Sendable {
     struct State {
         var buffer: [UInt8] = []
         var sent = 0
         var finished = false
+        /// The client hung up while the stream waited; nothing more is sent.
+        var peerLeft = false
         var closed = false
         var waiting = false
         var wake: (@Sendable () -> Void)?
@@ -78,7 +81,7 @@ public final class HTTPResponseStream: Sendable {
     func read(into destination: UnsafeMutableRawBufferPointer, suspend: () -> Void) -> ReadResult {
         state.withLock { state in
             let available = state.buffer.count - state.sent
-            if available > 0 {
+            if available > 0, !state.peerLeft {
                 let count = min(available, destination.count)
                 state.buffer.withUnsafeBytes { source in
                     destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
@@ -90,11 +93,21 @@ public final class HTTPResponseStream: Sendable {
                 }
                 return .bytes(count)
             }
-            if state.finished || state.closed { return .end }
+            if state.finished || state.closed || state.peerLeft { return .end }
             suspend()
             state.waiting = true
             return .wait
         }
+    }
+
+    /// Called when the client hung up while the stream waited: wakes the server so that it ends
+    /// the stream, and the connection, at once.
+    func peerDidLeave() {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.peerLeft = true
+            return state.takeWake()
+        }
+        wake?()
     }
 
     /// Marks the stream closed and runs the close handlers; called when the server drops it.

@@ -12,6 +12,8 @@ struct DaemonState: @unchecked Sendable {
     var handle: OpaquePointer?
     var listenSocket: Int32 = -1
     var port = 0
+    /// The `CMicroHTTPD_logger` the daemon logs through; freed after the daemon stops.
+    var logger: UnsafeMutableRawPointer?
 }
 
 /// A connection handle carried into the responder's task. libmicrohttpd allows
@@ -20,14 +22,34 @@ private struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// What a streamed response's callbacks need: the stream and the connection to resume.
-private final class StreamBinding {
+/// What a streamed response's callbacks need: the stream, the connection to resume, and its
+/// socket, which the peer watcher polls while the stream waits.
+private final class StreamBinding: Sendable {
     let stream: HTTPResponseStream
     let connection: ConnectionHandle
+    let socket: Int32
+    let watcher: PeerWatcher
 
-    init(stream: HTTPResponseStream, connection: ConnectionHandle) {
+    init(stream: HTTPResponseStream, connection: ConnectionHandle, socket: Int32, watcher: PeerWatcher) {
         self.stream = stream
         self.connection = connection
+        self.socket = socket
+        self.watcher = watcher
+    }
+
+    /// Suspends the connection until the stream has more to send, watching for the client to
+    /// leave meanwhile. Called under the stream's lock.
+    func suspend() {
+        MHD_suspend_connection(connection.pointer)
+        let stream = self.stream
+        watcher.watch(socket, owner: ObjectIdentifier(self)) { stream.peerDidLeave() }
+    }
+
+    /// Resumes the connection, after taking its socket out of the watch set: once resumed, the
+    /// connection may complete and its descriptor be reused.
+    func resume() {
+        watcher.unwatch(socket, owner: ObjectIdentifier(self))
+        MHD_resume_connection(connection.pointer)
     }
 }
 
@@ -58,6 +80,9 @@ extension HTTPServer {
             options.append(Self.option(.THREAD_POOL_SIZE, threads))
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        let logger = UnsafeMutablePointer<CMicroHTTPD_logger>.allocate(capacity: 1)
+        logger.initialize(to: CMicroHTTPD_logger(sink: Self.logSink, context: me))
+        options.append(CMicroHTTPD_logger_option(logger))
         let handle: OpaquePointer? = address.withSockaddr { sockaddr in
             options.append(MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
@@ -68,12 +93,18 @@ extension HTTPServer {
         try daemon.withLock { state throws(HTTPServerError) in
             guard state.handle == nil else {
                 if let handle { MHD_stop_daemon(handle) }
+                logger.deallocate()
                 throw .alreadyStarted
             }
-            guard let handle else { throw .startFailed(host: config.host, port: config.port) }
+            guard let handle else {
+                logger.deallocate()
+                throw .startFailed(host: config.host, port: config.port)
+            }
             state.handle = handle
             state.port = Int(CMicroHTTPD_bound_port(handle))
+            state.logger = UnsafeMutableRawPointer(logger)
         }
+        watcher.start()
     }
 
     /// Stops accepting connections; false when the server was not running.
@@ -92,13 +123,25 @@ extension HTTPServer {
             guard let handle = state.handle else { return }
             MHD_stop_daemon(handle)
             if state.listenSocket >= 0 { close(state.listenSocket) }
+            state.logger?.deallocate()
             state = DaemonState()
         }
+        watcher.stop()
         stopping.store(false, ordering: .releasing)
+        refusing.store(false, ordering: .releasing)
     }
 
     func resume(_ context: RequestContext) {
         if let connection = context.connection { MHD_resume_connection(connection.pointer) }
+    }
+
+    /// Receives libmicrohttpd's error messages, formatted by the shim, on a server thread.
+    private static let logSink: CMicroHTTPD_log_sink = { context, message in
+        guard let context, let message else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        var text = String(cString: message)
+        while text.last?.isNewline == true { text.removeLast() }
+        server.errorLog(text)
     }
 
     private static func option(_ option: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
@@ -140,9 +183,16 @@ extension HTTPServer {
                 path: url.map { String(cString: $0) } ?? "/")
             context.headers = HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND))
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
+            context.remoteAddress = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             live.add(1, ordering: .relaxed)
             active.withLock { $0[ObjectIdentifier(context)] = context }
+            // Once stopping, a request that arrives on a kept-alive connection is refused at once
+            // and never suspended: libmicrohttpd must not be stopped with a suspended connection.
+            if stopping.load(ordering: .acquiring) {
+                context.markAnswered()
+                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
+            }
             if let refusal = RequestFraming.refusal(for: context.headers, maxBodyBytes: configuration.maxBodyBytes) {
                 context.markAnswered()
                 return queue(responder.response(for: refusal), on: connection, context: context)
@@ -168,6 +218,11 @@ extension HTTPServer {
                 context.markAnswered()
                 let refusal = responder.response(for: .bodyTooLarge(limit: configuration.maxBodyBytes))
                 return queue(refusal, on: connection, context: context)
+            }
+            if refusing.load(ordering: .acquiring) {
+                // The grace period is over: nothing may wait any longer.
+                context.markAnswered()
+                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
             }
             context.phase = .processing
             context.connection = ConnectionBox(pointer: connection)
@@ -208,10 +263,14 @@ extension HTTPServer {
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .stream(let stream):
-            let binding = StreamBinding(stream: stream, connection: ConnectionHandle(pointer: connection))
-            let handle = binding.connection
-            stream.attach { MHD_resume_connection(handle.pointer) }
+            let binding = StreamBinding(
+                stream: stream, connection: ConnectionHandle(pointer: connection),
+                socket: CMicroHTTPD_connection_fd(connection), watcher: watcher)
+            stream.attach { binding.resume() }
             context.stream = stream
+            // A stream queued while stopping ends after what it has: `stop()` may already have
+            // finished the streams it knew of, and this one must not wait suspended.
+            if stopping.load(ordering: .acquiring) { stream.finish() }
             created = MHD_create_response_from_callback(
                 UInt64.max, 4096, Self.streamReader, Unmanaged.passRetained(binding).toOpaque(),
                 Self.streamFree)
@@ -220,7 +279,7 @@ extension HTTPServer {
         for (name, value) in response.headers {
             _ = MHD_add_response_header(created, name, value)
         }
-        if stopping.load(ordering: .relaxed) {
+        if stopping.load(ordering: .relaxed), !response.headers.contains("Connection") {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
         let result = MHD_queue_response(connection, UInt32(response.status), created)
@@ -232,7 +291,7 @@ extension HTTPServer {
         guard let cls, let buffer else { return -2 }
         let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeUnretainedValue()
         let destination = UnsafeMutableRawBufferPointer(start: buffer, count: max)
-        switch binding.stream.read(into: destination, suspend: { MHD_suspend_connection(binding.connection.pointer) }) {
+        switch binding.stream.read(into: destination, suspend: { binding.suspend() }) {
         case .bytes(let count): return count
         case .wait: return 0
         case .end: return -1
@@ -243,6 +302,12 @@ extension HTTPServer {
         guard let cls else { return }
         let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
         binding.stream.close()
+    }
+
+    /// The client's IP address as text.
+    private static func clientAddress(of connection: OpaquePointer) -> String {
+        guard let address = CMicroHTTPD_client_address(connection) else { return "" }
+        return SocketAddress.text(of: UnsafeRawPointer(address))
     }
 
     /// Copies the header or query values of a connection into Swift strings.

@@ -31,12 +31,22 @@ public final class HTTPServer: Sendable {
     let daemon = Mutex(DaemonState())
     let live = Atomic<Int>(0)
     let active = Mutex([ObjectIdentifier: RequestContext]())
+    /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
+    /// Set when the grace period is over: requests whose body completes now are refused too.
+    let refusing = Atomic<Bool>(false)
+    let watcher = PeerWatcher()
+    let errorLog: @Sendable (String) -> Void
 
-    /// Creates a stopped server.
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+    /// Creates a stopped server. `errorLog` receives libmicrohttpd's own error messages (a
+    /// malformed request, a connection reset, a failed accept) as text, on a server thread.
+    public init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        errorLog: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.responder = responder
+        self.errorLog = errorLog
     }
 
     deinit {
@@ -57,22 +67,32 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully: stops accepting, ends open streams, lets requests in flight finish for up
     /// to `gracePeriod` (answering any still unfinished with the responder's shutdown refusal),
     /// gives queued responses up to `drainPeriod` to reach their clients, then closes every
-    /// connection.
-    public func stop(gracePeriod: Duration = .seconds(10), drainPeriod: Duration = .seconds(2)) async {
+    /// connection. From the first moment, a request that arrives on a kept-alive connection is
+    /// answered 503 with `Connection: close`, so no connection is suspended when the daemon stops.
+    public func stop(gracePeriod: Duration = .seconds(5), drainPeriod: Duration = .seconds(2)) async {
         guard quiesce() else { return }
         for context in activeContexts() { context.stream?.finish() }
         await wait(until: .now + gracePeriod) { !$0.hasUnfinishedWork }
-        if hasUnfinishedWork {
-            let refusal = responder.response(for: .shuttingDown)
-            for context in activeContexts() {
-                if context.offer(refusal) { resume(context) }
-                context.stream?.finish()
-            }
-        }
+        refusing.store(true, ordering: .releasing)
+        releaseWaitingConnections()
         // A request is complete once its response has been handed to the socket; an idle
         // keep-alive connection holds no request, so this does not wait for idle clients.
         await wait(until: .now + drainPeriod) { $0.liveRequestCount == 0 }
+        releaseWaitingConnections()
         stopDaemon()
+    }
+
+    /// Answers every request still waiting for its responder with the shutdown refusal and ends
+    /// every stream, resuming their connections. Only a connection that is suspended is resumed
+    /// (`offer` and `finish` say so under their own locks), and a suspended connection cannot
+    /// complete, so none is touched after libmicrohttpd freed it. The table's lock is not held
+    /// while resuming: libmicrohttpd takes its own locks there.
+    private func releaseWaitingConnections() {
+        let refusal = responder.response(for: .shuttingDown)
+        for context in activeContexts() {
+            if context.offer(refusal) { resume(context) }
+            context.stream?.finish()
+        }
     }
 
     private func activeContexts() -> [RequestContext] {

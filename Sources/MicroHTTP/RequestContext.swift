@@ -30,6 +30,7 @@ final class RequestContext: @unchecked Sendable {
 
     let method: String
     let path: String
+    var remoteAddress = ""
     var query: [(name: String, value: String)] = []
     var headers = HTTPHeaders()
     var body: [UInt8] = []
@@ -51,7 +52,7 @@ final class RequestContext: @unchecked Sendable {
 
     /// The request value handed to the responder.
     func makeRequest() -> HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+        HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
     }
 
     /// Stores the response unless one was already stored. Returns true when the connection was
@@ -112,6 +113,11 @@ final class RequestContext: @unchecked Sendable {
     /// Marks the body complete and the responder at work.
     func startWaiting() {
         handoff.withLock { $0 = .waiting }
+    }
+
+    /// Whether the connection is suspended waiting for the responder.
+    var isSuspendedForResponse: Bool {
+        handoff.withLock { if case .suspended = $0 { true } else { false } }
     }
 
     /// Marks the request answered without the responder (a refusal queued directly).

@@ -37,3 +37,22 @@ struct SocketAddress {
         withUnsafeMutableBytes(of: &storage) { body($0.baseAddress!) }
     }
 }
+
+extension SocketAddress {
+    /// The IP address of a socket address as text (no port); empty for other families.
+    static func text(of address: UnsafeRawPointer) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        // sa_family is the first member of every socket address.
+        switch Int32(address.loadUnaligned(as: sa_family_t.self)) {
+        case AF_INET:
+            var v4 = address.loadUnaligned(as: sockaddr_in.self)
+            guard inet_ntop(AF_INET, &v4.sin_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        case AF_INET6:
+            var v6 = address.loadUnaligned(as: sockaddr_in6.self)
+            guard inet_ntop(AF_INET6, &v6.sin6_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+        default:
+            return ""
+        }
+        return String(cString: buffer)
+    }
+}

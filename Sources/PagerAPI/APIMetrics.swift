@@ -28,8 +28,15 @@ public final class APIMetrics: Sendable {
         self.factory = factory
     }
 
-    /// Counts one answered request and records its latency.
+    /// The methods counted under their own name; any other is counted as `other`, so a client
+    /// cannot add series by inventing methods.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// Counts one answered request and records its latency. Every label is drawn from a bounded
+    /// set: `route` is a registered pattern or a fixed name chosen by the responder, `method` is
+    /// mapped onto the known methods plus `other`, and `status` is a status the server sends.
     func record(route: String, method: String, status: Int, duration: Duration) {
+        let method = Self.knownMethods.contains(method) ? method : "other"
         let key = HandleKey(route: route, method: method, status: status)
         let handle = handles.withLock { handles in
             if let handle = handles[key] { return handle }
@@ -40,8 +47,7 @@ public final class APIMetrics: Sendable {
                 timer: CoreMetrics.Timer(
                     label: "pagerd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             )
-            // Methods are client-chosen text: keep the table bounded by not caching unusual ones.
-            if handles.count < 4096 { handles[key] = made }
+            handles[key] = made
             return made
         }
         handle.counter.increment()

@@ -96,6 +96,10 @@ public struct APIResponder: HTTPResponder {
                 return (error.response, route.pattern)
             }
         case .methodNotAllowed(let allowed, let pattern):
+            // Without the token, a /v1 path tells nothing, not even which methods it has.
+            if pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
+                return (failure.response, pattern)
+            }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
                 status: 405, code: "method_not_allowed",

@@ -13,12 +13,17 @@ struct CORSPolicy: Sendable {
         return origins.contains(origin) ? origin : nil
     }
 
-    /// Adds the CORS headers an actual (non-preflight) response needs.
+    /// Whether responses depend on the request's Origin: they do whenever the origins are a list.
+    var variesByOrigin: Bool { !origins.contains("*") }
+
+    /// Adds the CORS headers an actual (non-preflight) response needs. With a list of origins,
+    /// every response says `Vary: Origin`, so that a cache never hands one origin's answer (with
+    /// or without the allow header) to another.
     func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {
+        if variesByOrigin { response.headers.add("Vary", "Origin") }
         guard let origin = request.headers["Origin"], let allowed = allowOrigin(for: origin) else { return }
         response.headers.set("Access-Control-Allow-Origin", allowed)
         response.headers.set("Access-Control-Expose-Headers", Self.exposedHeaders)
-        if allowed != "*" { response.headers.add("Vary", "Origin") }
     }
 
     /// Answers an OPTIONS request: a preflight gets the methods the path allows and the headers
@@ -35,7 +40,6 @@ struct CORSPolicy: Sendable {
         response.headers.set("Access-Control-Allow-Methods", allow)
         response.headers.set("Access-Control-Allow-Headers", Self.allowedHeaders)
         response.headers.set("Access-Control-Max-Age", "600")
-        if allowedOrigin != "*" { response.headers.add("Vary", "Origin") }
         return response
     }
 }

@@ -17,7 +17,10 @@ struct EventRoutes {
         router.add("GET", "/v1/sessions/{id}/events") { context throws(APIError) in
             let id = context.parameter("id")
             let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
-            let (snapshot, events) = try call(engine) { engine throws(EngineError) in try engine.subscribe(to: id) }
+            let address = context.request.remoteAddress
+            let (snapshot, events) = try call(engine) { engine throws(EngineError) in
+                try engine.subscribe(to: id, from: address)
+            }
             let stream = HTTPResponseStream()
             var first = Array("retry: 2000\n\n".utf8)
             if lastEventID?.trimmingSpaces() != String(snapshot.version) {

@@ -103,6 +103,7 @@ extension APIError {
             case .duplicatePageId: (409, "duplicate_page_id")
             case .stackRoot: (409, "stack_root")
             case .limitExceeded: (422, "limit_exceeded")
+            case .budgetExceeded: (507, "session_budget_exceeded")
             }
         self.init(status: status, code: code, detail: error.detail, field: error.field)
     }
@@ -118,10 +119,21 @@ extension APIError {
             self.init(
                 status: 503, code: "at_capacity", detail: "The server holds its limit of \(limit) sessions; retry later.",
                 headers: [("Retry-After", "30")])
-        case .tooManySubscribers(let limit):
+        case .tooManySubscribers(let limit, let scope):
+            let whose =
+                switch scope {
+                case .server: "The server serves"
+                case .session: "This session has"
+                case .address: "Your address has"
+                }
             self.init(
-                status: 503, code: "at_capacity", detail: "The server serves its limit of \(limit) event streams.",
+                status: 503, code: "at_capacity", detail: "\(whose) its limit of \(limit) event streams.",
                 headers: [("Retry-After", "5")])
+        case .memoryBudgetExceeded(let limit):
+            self.init(
+                status: 503, code: "memory_budget_exceeded",
+                detail: "The server holds its budget of \(limit) bytes of session data; nothing was changed. Retry later.",
+                headers: [("Retry-After", "30")])
         case .versionMismatch(let current):
             self.init(
                 status: 412, code: "version_mismatch",

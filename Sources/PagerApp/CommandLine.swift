@@ -37,6 +37,10 @@ struct PagerdCommand: ParsableCommand {
     @Option(help: "Seconds requests in flight get when stopping.") var shutdownGrace: String?
     @Option(help: "Seconds between event-stream heartbeats.") var eventHeartbeat: String?
     @Option(help: "Event-stream subscribers at once.") var maxSubscribers: String?
+    @Option(help: "Event-stream subscribers of one session at once.") var maxSubscribersPerSession: String?
+    @Option(help: "Event-stream subscribers from one client address at once.") var maxSubscribersPerAddress: String?
+    @Option(help: "Bytes of session data all sessions together may hold.") var memoryBudgetBytes: String?
+    @Option(help: "Bytes of session data one session may hold.") var sessionBudgetBytes: String?
 
     /// The flags given, by setting key.
     var settingFlags: [String: String] {
@@ -49,6 +53,8 @@ struct PagerdCommand: ParsableCommand {
             ("idleTTL", idleTTL), ("authToken", authToken), ("corsOrigins", corsOrigins), ("templates", templates), ("webRoot", webRoot),
             ("logLevel", logLevel), ("logFormat", logFormat), ("shutdownGrace", shutdownGrace),
             ("eventHeartbeat", eventHeartbeat), ("maxSubscribers", maxSubscribers),
+            ("maxSubscribersPerSession", maxSubscribersPerSession), ("maxSubscribersPerAddress", maxSubscribersPerAddress),
+            ("memoryBudgetBytes", memoryBudgetBytes), ("sessionBudgetBytes", sessionBudgetBytes),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { key, value in value.map { (key, $0) } })
     }

@@ -36,25 +36,38 @@ public struct Configuration: Sendable, Equatable {
     public var logLevel = "info"
     /// The log line format.
     public var logFormat = LogFormat.text
-    /// Seconds requests in flight get to finish when stopping.
-    public var shutdownGrace = 10
+    /// Seconds requests in flight get to finish when stopping. With the server's 2 s drain the
+    /// default stays under the 10 s a container runtime waits before it kills.
+    public var shutdownGrace = 5
     /// Seconds between heartbeats on event streams.
     public var eventHeartbeat = 15
     /// Event-stream subscribers at once.
     public var maxSubscribers = 512
+    /// Event-stream subscribers of one session at once.
+    public var maxSubscribersPerSession = 32
+    /// Event-stream subscribers from one client address at once.
+    public var maxSubscribersPerAddress = 32
+    /// Bytes of session data all sessions together may hold.
+    public var memoryBudgetBytes = EngineLimits.defaultMemoryBudgetBytes
+    /// Bytes of session data one session may hold.
+    public var sessionBudgetBytes = PagerLimits.defaultSessionBudgetBytes
 
     /// The defaults.
     public init() {}
 
     /// The limits each pager is held to.
     public var pagerLimits: PagerLimits {
-        PagerLimits(maxPages: maxPages, maxStackDepth: maxStackDepth, maxContentBytes: maxContentBytes)
+        PagerLimits(
+            maxPages: maxPages, maxStackDepth: maxStackDepth, maxContentBytes: maxContentBytes,
+            sessionBudgetBytes: sessionBudgetBytes)
     }
 
     /// The engine's limits.
     public var engineLimits: EngineLimits {
         EngineLimits(
-            maxSessions: maxSessions, idleTTL: Double(idleTTL), pager: pagerLimits, maxSubscribers: maxSubscribers)
+            maxSessions: maxSessions, idleTTL: Double(idleTTL), pager: pagerLimits, maxSubscribers: maxSubscribers,
+            maxSubscribersPerSession: maxSubscribersPerSession, maxSubscribersPerAddress: maxSubscribersPerAddress,
+            memoryBudgetBytes: memoryBudgetBytes)
     }
 }
 

@@ -55,7 +55,10 @@ public enum Pagerd {
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
             liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } }, webFiles: webFiles ?? [:])
         let responder = APIResponder(engine: engine, readiness: readiness, options: options)
-        let server = HTTPServer(configuration: configuration.server, responder: responder)
+        let httpLogger = Logger(label: "pagerd.http")
+        let server = HTTPServer(configuration: configuration.server, responder: responder) { message in
+            httpLogger.notice("libmicrohttpd: \(message)")
+        }
         serverSlot.withLock { $0 = server }
         do {
             try server.start()

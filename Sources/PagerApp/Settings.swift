@@ -182,6 +182,24 @@ extension Setting {
                 kind: .integer(0...1_000_000), help: "Event-stream subscribers at once.") {
             $0.maxSubscribers = $1.integer
         },
+        Setting(key: "maxSubscribersPerSession", environment: "PAGERD_MAX_SUBSCRIBERS_PER_SESSION",
+                flag: "max-subscribers-per-session", kind: .integer(1...1_000_000),
+                help: "Event-stream subscribers of one session at once.") {
+            $0.maxSubscribersPerSession = $1.integer
+        },
+        Setting(key: "maxSubscribersPerAddress", environment: "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS",
+                flag: "max-subscribers-per-address", kind: .integer(1...1_000_000),
+                help: "Event-stream subscribers from one client address at once.") {
+            $0.maxSubscribersPerAddress = $1.integer
+        },
+        Setting(key: "memoryBudgetBytes", environment: "PAGERD_MEMORY_BUDGET_BYTES", flag: "memory-budget-bytes",
+                kind: .integer(65_536...(1 << 50)), help: "Bytes of session data all sessions together may hold.") {
+            $0.memoryBudgetBytes = $1.integer
+        },
+        Setting(key: "sessionBudgetBytes", environment: "PAGERD_SESSION_BUDGET_BYTES", flag: "session-budget-bytes",
+                kind: .integer(4096...(1 << 50)), help: "Bytes of session data one session may hold.") {
+            $0.sessionBudgetBytes = $1.integer
+        },
     ]
 }
 

@@ -1,32 +1,67 @@
 public import JSON
 
 /// A screen pushed on a page's navigation stack.
-public struct Screen: Sendable, Equatable {
+public struct Screen: Sendable {
     /// The screen's id (same rules as a page id; need not be unique).
     public var id: String
     /// An optional title.
     public var title: String?
-    /// Opaque content for the client, if any.
-    public var content: JSONObject?
+    /// Opaque content for the client, if any; setting it measures it.
+    public var content: JSONObject? {
+        get { storedContent }
+        set {
+            storedContent = newValue
+            contentMeasure = newValue.map(ContentMeasure.init)
+        }
+    }
+    private var storedContent: JSONObject?
+    /// The content's sizes, measured when it was set.
+    public private(set) var contentMeasure: ContentMeasure?
 
     /// Creates a screen.
     public init(id: String, title: String? = nil, content: JSONObject? = nil) {
         self.id = id
         self.title = title
-        self.content = content
+        self.storedContent = content
+        self.contentMeasure = content.map(ContentMeasure.init)
+    }
+}
+
+extension Screen: Equatable {
+    /// Equal when id, title and content are the same, the content's members in the same order.
+    public static func == (lhs: Screen, rhs: Screen) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title && lhs.contentMeasure == rhs.contentMeasure
+            && sameContent(lhs.storedContent, rhs.storedContent)
+    }
+
+    private static func sameContent(_ a: JSONObject?, _ b: JSONObject?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): a.isIdentical(to: b)
+        default: false
+        }
     }
 }
 
 /// One page of a pager.
-public struct Page: Sendable, Equatable {
+public struct Page: Sendable {
     /// Unique within its pager: 1–64 characters of `[A-Za-z0-9._-]`.
     public var id: String
     /// The tab's title, at most 200 characters.
     public var title: String
     /// The tab's width in a scrollable tab bar; estimated from the title when nil.
     public var tabWidth: Double?
-    /// Opaque content for the client; `{}` when none was given.
-    public var content: JSONObject
+    /// Opaque content for the client; `{}` when none was given. Setting it measures it.
+    public var content: JSONObject {
+        get { storedContent }
+        set {
+            storedContent = newValue
+            contentMeasure = ContentMeasure(newValue)
+        }
+    }
+    private var storedContent: JSONObject
+    /// The content's sizes, measured when it was set.
+    public private(set) var contentMeasure: ContentMeasure
     /// Screens pushed above the page's root, bottom first.
     public var stack: [Screen]
 
@@ -35,8 +70,25 @@ public struct Page: Sendable, Equatable {
         self.id = id
         self.title = title
         self.tabWidth = tabWidth
-        self.content = content
+        self.storedContent = content
+        self.contentMeasure = ContentMeasure(content)
         self.stack = stack
+    }
+
+    /// Replaces the content with one measured already, so nothing walks it again.
+    mutating func setContent(_ content: JSONObject, measured measure: ContentMeasure) {
+        storedContent = content
+        contentMeasure = measure
+    }
+}
+
+extension Page: Equatable {
+    /// Equal when every field is the same, the content's members in the same order (as it would
+    /// be written). Contents that differ are almost always told apart by their measures alone.
+    public static func == (lhs: Page, rhs: Page) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title && lhs.tabWidth == rhs.tabWidth
+            && lhs.contentMeasure == rhs.contentMeasure && lhs.stack == rhs.stack
+            && lhs.storedContent.isIdentical(to: rhs.storedContent)
     }
 }
 
@@ -76,12 +128,21 @@ public struct PagerLimits: Sendable, Equatable {
     public var maxStackDepth: Int
     /// Bytes of compact JSON in one page's or screen's content.
     public var maxContentBytes: Int
+    /// The most bytes of session data one pager may hold, as ``Pager/storedBytes`` counts them.
+    public var sessionBudgetBytes: Int
+
+    /// The default ``sessionBudgetBytes``: 1 MiB.
+    public static let defaultSessionBudgetBytes = 1 << 20
 
     /// Creates limits.
-    public init(maxPages: Int = 1000, maxStackDepth: Int = 32, maxContentBytes: Int = 16 * 1024) {
+    public init(
+        maxPages: Int = 1000, maxStackDepth: Int = 32, maxContentBytes: Int = 16 * 1024,
+        sessionBudgetBytes: Int = PagerLimits.defaultSessionBudgetBytes
+    ) {
         self.maxPages = maxPages
         self.maxStackDepth = maxStackDepth
         self.maxContentBytes = maxContentBytes
+        self.sessionBudgetBytes = sessionBudgetBytes
     }
 }
 
@@ -108,7 +169,7 @@ extension Page {
         try Self.validateID(id, field: "\(field).id")
         try Self.validateTitle(title, field: "\(field).title")
         if let tabWidth { try Self.validatePositive(tabWidth, field: "\(field).tabWidth") }
-        try Self.validateContent(content, field: "\(field).content", limits: limits)
+        try Self.validateContent(contentMeasure, field: "\(field).content", limits: limits)
         guard stack.count <= limits.maxStackDepth else {
             throw .limitExceeded(field: "\(field).stack", "A stack holds at most \(limits.maxStackDepth) screens.")
         }
@@ -145,10 +206,9 @@ extension Page {
         }
     }
 
-    static func validateContent(_ content: JSONObject, field: String, limits: PagerLimits) throws(PagerError) {
-        guard !content.isEmpty else { return }
-        let size = JSONWriter.encode(.object(content)).count
-        guard size <= limits.maxContentBytes else {
+    static func validateContent(_ measure: ContentMeasure, field: String, limits: PagerLimits) throws(PagerError) {
+        let size = measure.jsonBytes
+        guard measure == .empty || size <= limits.maxContentBytes else {
             throw .limitExceeded(
                 field: field, "Content is \(size) bytes of JSON; at most \(limits.maxContentBytes) are allowed.")
         }
@@ -160,6 +220,31 @@ extension Screen {
     public func validate(field: String, limits: PagerLimits) throws(PagerError) {
         try Page.validateID(id, field: "\(field).id")
         if let title { try Page.validateTitle(title, field: "\(field).title") }
-        if let content { try Page.validateContent(content, field: "\(field).content", limits: limits) }
+        if let contentMeasure { try Page.validateContent(contentMeasure, field: "\(field).content", limits: limits) }
+    }
+}
+
+// MARK: - Stored bytes
+
+extension Page {
+    /// Bytes counted for a page besides its strings and content: the page's slot in the pager,
+    /// its tab frame and its stack's buffer.
+    static let overheadBytes = 256
+
+    /// The session data this page holds, as budgets count it: a fixed overhead, its id and
+    /// title, its content's estimated memory and its stack's screens. O(stack depth).
+    public var storedBytes: Int {
+        Self.overheadBytes + id.utf8.count + title.utf8.count + contentMeasure.memoryBytes
+            + stack.reduce(0) { $0 + $1.storedBytes }
+    }
+}
+
+extension Screen {
+    /// Bytes counted for a screen besides its strings and content.
+    static let overheadBytes = 96
+
+    /// The session data this screen holds, as budgets count it.
+    public var storedBytes: Int {
+        Self.overheadBytes + id.utf8.count + (title?.utf8.count ?? 0) + (contentMeasure?.memoryBytes ?? 0)
     }
 }

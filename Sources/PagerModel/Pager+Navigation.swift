@@ -37,10 +37,11 @@ extension Pager {
 
     mutating func move(_ direction: Direction, report: inout Report) throws(PagerError) {
         let current = try currentIndex()
-        transition = nil
+        cancelTransition(report: &report)
         if let target = neighbor(of: current, direction) {
             index = target
             report.moved = true
+            report.changed = true
             report.edge = edge(after: target, moving: direction)
         } else {
             report.moved = false
@@ -61,11 +62,12 @@ extension Pager {
             guard let position = pages.firstIndex(where: { $0.id == id }) else { throw .pageNotFound(id, field: "page") }
             target = position
         }
-        transition = nil
+        cancelTransition(report: &report)
         guard target != current else {
             report.moved = false
             return
         }
+        report.changed = true
         let count = pages.count
         var direction: Direction = target > current ? .forward : .reverse
         var wraps = false
@@ -104,19 +106,26 @@ extension Pager {
         guard !raw.isNaN else { throw .invalid(field: field, "Must be a finite number.") }
         let p = min(max(raw, -1), 1)
         if p == 0 {
-            if transition != nil { transition?.progress = 0 }
+            if let inFlight = transition, inFlight.progress != 0 {
+                transition?.progress = 0
+                report.changed = true
+            }
             return
         }
         let direction: Direction = p > 0 ? .forward : .reverse
         guard let target = neighbor(of: current, direction) else {
-            transition = nil
+            cancelTransition(report: &report)
             report.edge = edge(after: current, moving: direction)
             return
         }
-        transition = Transition(from: current, to: target, progress: abs(p), direction: direction)
+        let swipe = Transition(from: current, to: target, progress: abs(p), direction: direction)
+        if swipe != transition {
+            transition = swipe
+            report.changed = true
+        }
     }
 
-    mutating func beginTransition(to target: Int) throws(PagerError) {
+    mutating func beginTransition(to target: Int, report: inout Report) throws(PagerError) {
         let current = try currentIndex()
         guard pages.indices.contains(target) else {
             throw .indexOutOfRange(field: "to", target, "0...\(pages.count - 1)")
@@ -133,6 +142,7 @@ extension Pager {
                 detail: "Page \(target) is not a neighbour of the current page \(current).")
         }
         transition = Transition(from: current, to: target, progress: 0, direction: direction)
+        report.changed = true
     }
 
     mutating func endTransition(completed: Bool, report: inout Report) {
@@ -143,5 +153,6 @@ extension Pager {
         self.transition = nil
         if completed { index = transition.to }
         report.moved = completed
+        report.changed = true
     }
 }

@@ -10,7 +10,17 @@ extension Pager {
         geometry = try TabGeometry.make(pages: pages, settings: settings)
     }
 
-    mutating func insert(_ page: Page, at position: Int?, field: String, limits: PagerLimits) throws(PagerError) {
+    /// Clears a transition in flight, noting the change.
+    mutating func cancelTransition(report: inout Report) {
+        if transition != nil {
+            transition = nil
+            report.changed = true
+        }
+    }
+
+    mutating func insert(_ page: Page, at position: Int?, field: String, limits: PagerLimits, report: inout Report)
+        throws(PagerError)
+    {
         try page.validate(field: field, limits: limits)
         guard pages.count < limits.maxPages else {
             throw .limitExceeded(field: field, "A pager holds at most \(limits.maxPages) pages.")
@@ -23,25 +33,29 @@ extension Pager {
         guard (0...pages.count).contains(at) else { throw .indexOutOfRange(field: "at", at, "0...\(pages.count)") }
         transition = nil
         pages.insert(page, at: at)
+        storedBytes += page.storedBytes
         if let current = index {
             if at <= current { index = current + 1 }
         } else {
             index = 0
         }
+        report.changed = true
         try relayout()
     }
 
-    mutating func insertFromCatalog(id: String, at position: Int?, limits: PagerLimits) throws(PagerError) {
+    mutating func insertFromCatalog(id: String, at position: Int?, limits: PagerLimits, report: inout Report)
+        throws(PagerError)
+    {
         guard let page = catalog.first(where: { $0.id == id }) else {
             throw PagerError(kind: .pageNotFound, field: "from", detail: "The catalog has no page '\(id)'.")
         }
-        try insert(page, at: position, field: "from", limits: limits)
+        try insert(page, at: position, field: "from", limits: limits, report: &report)
     }
 
-    mutating func remove(pageID id: String) throws(PagerError) {
+    mutating func remove(pageID id: String, report: inout Report) throws(PagerError) {
         let position = try position(of: id)
         transition = nil
-        pages.remove(at: position)
+        storedBytes -= pages.remove(at: position).storedBytes
         if let current = index {
             if pages.isEmpty {
                 index = nil
@@ -51,14 +65,18 @@ extension Pager {
                 index = min(current, pages.count - 1)
             }
         }
+        report.changed = true
         try relayout()
     }
 
-    mutating func update(pageID id: String, _ update: PageUpdate, limits: PagerLimits) throws(PagerError) {
+    mutating func update(pageID id: String, _ update: PageUpdate, limits: PagerLimits, report: inout Report)
+        throws(PagerError)
+    {
         let position = try position(of: id)
-        var page = pages[position]
+        let old = pages[position]
+        var page = old
         if let title = update.title { page.title = title }
-        if let content = update.content { page.content = content }
+        if let (content, measure) = update.newContent { page.setContent(content, measured: measure) }
         switch update.tabWidth {
         case .keep: break
         case .set(let width): page.tabWidth = width
@@ -70,8 +88,13 @@ extension Pager {
                 throw .indexOutOfRange(field: "moveTo", target, "0...\(pages.count - 1)")
             }
         }
+        let moves = update.moveTo.map { $0 != position } ?? false
+        // Only this page is compared, and its content only when the measures agree.
+        guard moves || page != old else { return }
         let currentID = index.map { pages[$0].id }
-        if page != pages[position] || (update.moveTo.map { $0 != position } ?? false) { transition = nil }
+        transition = nil
+        report.changed = true
+        storedBytes += page.storedBytes - old.storedBytes
         pages[position] = page
         if let target = update.moveTo, target != position {
             pages.remove(at: position)
@@ -81,11 +104,15 @@ extension Pager {
         try relayout()
     }
 
-    mutating func replacePages(_ newPages: [Page], limits: PagerLimits) throws(PagerError) {
+    mutating func replacePages(_ newPages: [Page], limits: PagerLimits, report: inout Report) throws(PagerError) {
         try Self.validate(pages: newPages, field: "pages", limits: limits)
         let currentID = index.map { pages[$0].id }
-        transition = nil
+        let oldIndex = index
+        cancelTransition(report: &report)
+        // Comparing costs O(the request): a replacement carries every page it keeps.
+        if newPages != pages { report.changed = true }
         pages = newPages
+        storedBytes = newPages.reduce(Self.sessionOverheadBytes) { $0 + $1.storedBytes }
         if newPages.isEmpty {
             index = nil
         } else if let currentID, let kept = newPages.firstIndex(where: { $0.id == currentID }) {
@@ -93,35 +120,43 @@ extension Pager {
         } else {
             index = min(index ?? 0, newPages.count - 1)
         }
+        if index != oldIndex { report.changed = true }
         try relayout()
     }
 
-    mutating func push(_ screen: Screen, onto id: String, limits: PagerLimits) throws(PagerError) {
+    mutating func push(_ screen: Screen, onto id: String, limits: PagerLimits, report: inout Report) throws(PagerError) {
         let position = try position(of: id)
         try screen.validate(field: "screen", limits: limits)
         guard pages[position].stack.count < limits.maxStackDepth else {
             throw .limitExceeded(field: "screen", "A stack holds at most \(limits.maxStackDepth) pushed screens.")
         }
         pages[position].stack.append(screen)
+        storedBytes += screen.storedBytes
+        report.changed = true
     }
 
-    mutating func pop(pageID id: String, toRoot: Bool) throws(PagerError) {
+    mutating func pop(pageID id: String, toRoot: Bool, report: inout Report) throws(PagerError) {
         let position = try position(of: id)
         if toRoot {
-            if !pages[position].stack.isEmpty { pages[position].stack.removeAll() }
+            guard !pages[position].stack.isEmpty else { return }
+            storedBytes -= pages[position].stack.reduce(0) { $0 + $1.storedBytes }
+            pages[position].stack.removeAll()
+            report.changed = true
             return
         }
-        guard !pages[position].stack.isEmpty else {
+        guard let screen = pages[position].stack.popLast() else {
             throw PagerError(kind: .stackRoot, field: nil, detail: "The page '\(id)' is at the root of its stack.")
         }
-        pages[position].stack.removeLast()
+        storedBytes -= screen.storedBytes
+        report.changed = true
     }
 
-    mutating func updateSettings(_ newSettings: PagerSettings) throws(PagerError) {
+    mutating func updateSettings(_ newSettings: PagerSettings, report: inout Report) throws(PagerError) {
         try newSettings.validate()
         guard newSettings != settings else { return }
         transition = nil
         settings = newSettings
+        report.changed = true
         try relayout()
     }
 }

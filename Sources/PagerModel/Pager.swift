@@ -35,8 +35,14 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var catalog: [Page]
     /// +1 on every change of state; 1 at creation.
     public internal(set) var version: Int
+    /// The session data held, as budgets count it: ``sessionOverheadBytes`` plus every page's
+    /// ``Page/storedBytes``. Kept up to date by each command in O(what it changed).
+    public internal(set) var storedBytes: Int
     /// The tab frames for `pages` and `settings`.
     var geometry: TabGeometry
+
+    /// Bytes counted for every session besides its pages: settings, geometry, the table entry.
+    public static let sessionOverheadBytes = 1024
 
     /// Creates a pager, validating every page and setting.
     public init(
@@ -51,7 +57,9 @@ public struct Pager: Sendable, Equatable {
         self.catalog = catalog
         self.transition = nil
         self.version = 1
+        self.storedBytes = pages.reduce(Self.sessionOverheadBytes) { $0 + $1.storedBytes }
         self.geometry = try TabGeometry.make(pages: pages, settings: settings)
+        try checkBudget(limits, growing: true)
         switch initialPage {
         case nil:
             index = pages.isEmpty ? nil : 0
@@ -78,10 +86,13 @@ public struct Pager: Sendable, Equatable {
     /// Whether there are no pages.
     public var isEmpty: Bool { pages.isEmpty }
 
-    /// Whether every part of the state but the version is the same.
-    func hasSameState(as other: Pager) -> Bool {
-        index == other.index && transition == other.transition && pages == other.pages && settings == other.settings
-            && catalog == other.catalog
+    /// Refuses a pager over its session budget, unless it did not grow (a lowered budget must
+    /// not make a session's removals impossible).
+    func checkBudget(_ limits: PagerLimits, growing: Bool) throws(PagerError) {
+        guard growing, storedBytes > limits.sessionBudgetBytes else { return }
+        throw PagerError(
+            kind: .budgetExceeded, field: nil,
+            detail: "The session would hold \(storedBytes) bytes of data; its budget is \(limits.sessionBudgetBytes).")
     }
 
     static func validate(pages: [Page], field: String, limits: PagerLimits) throws(PagerError) {
@@ -138,7 +149,12 @@ public struct PageUpdate: Sendable, Equatable {
     }
 
     public var title: String?
-    public var content: JSONObject?
+    /// New content, measured when set (while the request is decoded).
+    public var content: JSONObject? {
+        get { newContent?.content }
+        set { newContent = newValue.map { ($0, ContentMeasure($0)) } }
+    }
+    var newContent: (content: JSONObject, measure: ContentMeasure)?
     public var tabWidth: TabWidthChange
     /// Moves the page to this index, keeping the current page current.
     public var moveTo: Int?
@@ -146,9 +162,15 @@ public struct PageUpdate: Sendable, Equatable {
     /// Creates an update.
     public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil) {
         self.title = title
-        self.content = content
+        self.newContent = content.map { ($0, ContentMeasure($0)) }
         self.tabWidth = tabWidth
         self.moveTo = moveTo
+    }
+
+    public static func == (lhs: PageUpdate, rhs: PageUpdate) -> Bool {
+        lhs.title == rhs.title && lhs.newContent?.measure == rhs.newContent?.measure
+            && lhs.newContent?.content == rhs.newContent?.content && lhs.tabWidth == rhs.tabWidth
+            && lhs.moveTo == rhs.moveTo
     }
 }
 
@@ -209,29 +231,32 @@ extension Pager {
         case .previous: try next.move(.reverse, report: &report)
         case .select(let target, let path): try next.select(target, path: path, report: &report)
         case .scroll(let input): try next.scroll(input, report: &report)
-        case .beginTransition(let target): try next.beginTransition(to: target)
+        case .beginTransition(let target): try next.beginTransition(to: target, report: &report)
         case .endTransition(let completed): next.endTransition(completed: completed, report: &report)
-        case .insert(let page, let position): try next.insert(page, at: position, field: "page", limits: limits)
-        case .insertFromCatalog(let id, let position): try next.insertFromCatalog(id: id, at: position, limits: limits)
-        case .remove(let id): try next.remove(pageID: id)
-        case .update(let id, let update): try next.update(pageID: id, update, limits: limits)
-        case .replacePages(let pages): try next.replacePages(pages, limits: limits)
-        case .push(let id, let screen): try next.push(screen, onto: id, limits: limits)
-        case .pop(let id, let toRoot): try next.pop(pageID: id, toRoot: toRoot)
-        case .updateSettings(let settings): try next.updateSettings(settings)
+        case .insert(let page, let position): try next.insert(page, at: position, field: "page", limits: limits, report: &report)
+        case .insertFromCatalog(let id, let position):
+            try next.insertFromCatalog(id: id, at: position, limits: limits, report: &report)
+        case .remove(let id): try next.remove(pageID: id, report: &report)
+        case .update(let id, let update): try next.update(pageID: id, update, limits: limits, report: &report)
+        case .replacePages(let pages): try next.replacePages(pages, limits: limits, report: &report)
+        case .push(let id, let screen): try next.push(screen, onto: id, limits: limits, report: &report)
+        case .pop(let id, let toRoot): try next.pop(pageID: id, toRoot: toRoot, report: &report)
+        case .updateSettings(let settings): try next.updateSettings(settings, report: &report)
         }
-        let changed = !next.hasSameState(as: self)
-        next.version = version + (changed ? 1 : 0)
+        try next.checkBudget(limits, growing: next.storedBytes > storedBytes)
+        next.version = version + (report.changed ? 1 : 0)
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
-            direction: report.direction, changed: changed)
+            direction: report.direction, changed: report.changed)
     }
 
-    /// What a command reports besides the new state.
+    /// What a command reports besides the new state. Each command says itself whether it changed
+    /// anything, so deciding costs O(the change), never a comparison of whole states.
     struct Report {
         var moved: Bool?
         var edge: Edge?
         var keyframes: [Keyframe]?
         var direction: Direction?
+        var changed = false
     }
 }

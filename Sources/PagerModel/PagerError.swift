@@ -18,6 +18,8 @@ public struct PagerError: Error, Sendable, Equatable, CustomStringConvertible {
         case stackRoot
         /// A configured limit would be exceeded.
         case limitExceeded
+        /// The session would hold more data than its budget allows.
+        case budgetExceeded
     }
 
     /// The kind.

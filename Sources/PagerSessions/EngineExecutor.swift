@@ -1,6 +1,10 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The engine's serial executor: one lock that work on the engine holds while it runs.
 ///
 /// Work reaches the engine in two ways, and the lock makes them exclusive:
@@ -8,17 +12,20 @@ import Synchronization
 /// - ``PagerEngine/immediately(_:)`` takes the lock on the caller's own thread and runs at once.
 ///   The HTTP layer answers this way, so a request costs no hop to another thread and back; the
 ///   engine's methods never suspend, so the lock is held for microseconds.
+///
+/// The executor records which thread holds the lock, so "running on the engine" means exactly
+/// "on the thread that holds the lock": a task started from inside is not, whichever thread
+/// runs it.
 final class EngineExecutor: SerialExecutor {
     private let lock = Mutex<Void>(())
     private let queue = DispatchQueue(label: "pagerd.engine")
-
-    /// The executor whose lock the current task or thread holds through `runExclusively`.
-    @TaskLocal private static var holder: ObjectIdentifier?
+    /// The thread holding the lock; 0 when none does.
+    private let owner = Atomic<UInt>(0)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async {
-            self.lock.withLock { _ in job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+            self.runExclusively { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
         }
     }
 
@@ -26,16 +33,24 @@ final class EngineExecutor: SerialExecutor {
     /// Calling it again from inside `body` is a programming error and traps rather than
     /// deadlocking.
     func runExclusively(_ body: () -> Void) {
-        precondition(Self.holder != ObjectIdentifier(self), "the engine is already held by this thread")
-        lock.withLock { _ in Self.$holder.withValue(ObjectIdentifier(self), operation: body) }
+        let me = Self.currentThread
+        precondition(owner.load(ordering: .relaxed) != me, "the engine is already held by this thread")
+        lock.withLock { _ in
+            owner.store(me, ordering: .relaxed)
+            defer { owner.store(0, ordering: .relaxed) }
+            body()
+        }
     }
 
-    /// True inside `runExclusively`, so `assumeIsolated` accepts the engine there.
+    /// True on the thread inside `runExclusively`, so `assumeIsolated` accepts the engine there.
     func isIsolatingCurrentContext() -> Bool? {
-        Self.holder == ObjectIdentifier(self)
+        owner.load(ordering: .relaxed) == Self.currentThread
     }
 
     func checkIsolated() {
         precondition(isIsolatingCurrentContext() == true, "not running on the engine")
     }
+
+    /// The calling thread's identity; a thread only ever compares the owner with its own.
+    private static var currentThread: UInt { UInt(pthread_self()) }
 }

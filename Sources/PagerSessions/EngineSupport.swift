@@ -74,13 +74,29 @@ public struct EngineLimits: Sendable, Equatable {
     public var pager: PagerLimits
     /// Event-stream subscribers at once, across all sessions.
     public var maxSubscribers: Int
+    /// Event-stream subscribers of one session at once.
+    public var maxSubscribersPerSession: Int
+    /// Event-stream subscribers from one client address at once.
+    public var maxSubscribersPerAddress: Int
+    /// The most session data all sessions together may hold, as ``Pager/storedBytes`` counts it.
+    public var memoryBudgetBytes: Int
+
+    /// The default ``memoryBudgetBytes``: 512 MiB.
+    public static let defaultMemoryBudgetBytes = 512 << 20
 
     /// Creates limits; the defaults are the spec's.
-    public init(maxSessions: Int = 100_000, idleTTL: Double = 1800, pager: PagerLimits = PagerLimits(), maxSubscribers: Int = 512) {
+    public init(
+        maxSessions: Int = 100_000, idleTTL: Double = 1800, pager: PagerLimits = PagerLimits(), maxSubscribers: Int = 512,
+        maxSubscribersPerSession: Int = 32, maxSubscribersPerAddress: Int = 32,
+        memoryBudgetBytes: Int = EngineLimits.defaultMemoryBudgetBytes
+    ) {
         self.maxSessions = maxSessions
         self.idleTTL = idleTTL
         self.pager = pager
         self.maxSubscribers = maxSubscribers
+        self.maxSubscribersPerSession = maxSubscribersPerSession
+        self.maxSubscribersPerAddress = maxSubscribersPerAddress
+        self.memoryBudgetBytes = memoryBudgetBytes
     }
 }
 
@@ -108,10 +124,22 @@ public enum EngineError: Error, Sendable, Equatable {
     case templateNotFound(String)
     /// The session limit is reached.
     case atCapacity(limit: Int)
-    /// The subscriber limit is reached.
-    case tooManySubscribers(limit: Int)
+    /// A subscriber limit is reached: of the server, of the session or of the client's address.
+    case tooManySubscribers(limit: Int, scope: SubscriberScope)
+    /// Storing the change would take all sessions' data past the memory budget.
+    case memoryBudgetExceeded(limit: Int)
     /// `If-Match` named another version; the current one is given.
     case versionMismatch(current: Int)
     /// The pager refused the definition or command.
     case pager(PagerError)
+}
+
+/// What a subscriber limit counts.
+public enum SubscriberScope: String, Sendable, Equatable {
+    /// Every subscriber of the server.
+    case server
+    /// The subscribers of one session.
+    case session
+    /// The subscribers from one client address.
+    case address
 }

@@ -13,15 +13,32 @@ public actor PagerEngine {
     /// One session. A class, so the table's buckets hold a reference rather than the whole
     /// value: a hash table keeps about half its buckets empty, and inline values made those
     /// empty buckets cost as much memory as the sessions themselves.
+    ///
+    /// Sessions without subscribers are also linked in `idleOrder`, least recently used first,
+    /// so eviction looks only at the sessions that expire.
     final class Session {
+        let id: String
         var pager: Pager
         var lastUsed: Double
-        var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+        var subscribers: [Int: Subscriber] = [:]
+        /// Neighbours in `idleOrder`. Unowned: the table holds every session strongly, and a
+        /// session leaves the list before it leaves the table.
+        unowned(unsafe) var older: Session?
+        unowned(unsafe) var newer: Session?
+        var isLinked = false
 
-        init(pager: Pager, lastUsed: Double) {
+        init(id: String, pager: Pager, lastUsed: Double) {
+            self.id = id
             self.pager = pager
             self.lastUsed = lastUsed
         }
+    }
+
+    /// One event-stream subscriber.
+    struct Subscriber {
+        let continuation: AsyncStream<SessionEvent>.Continuation
+        /// The client address it was opened from, for the per-address cap.
+        let address: String
     }
 
     /// The templates by name.
@@ -32,10 +49,17 @@ public actor PagerEngine {
     private let makeID: @Sendable () -> String
     private let executor = EngineExecutor()
     private var sessions: [String: Session] = [:]
+    private var idleOrder = IdleOrder()
     private var nextSubscriberID = 0
     private var subscriberCount = 0
+    private var subscribersByAddress: [String: Int] = [:]
+    /// Session data held by every session, as budgets count it (``Pager/storedBytes``).
+    public private(set) var storedBytes = 0
     /// Sessions evicted for idling since start.
     public private(set) var evictions = 0
+    /// Sessions looked at by eviction since start: each one evicted, plus at most one that was
+    /// not, per sweep. Tests read it to show that eviction never scans the table.
+    public private(set) var evictionVisits = 0
 
     /// Creates an engine.
     public init(
@@ -99,9 +123,16 @@ public actor PagerEngine {
         guard sessions.count < limits.maxSessions else { throw .atCapacity(limit: limits.maxSessions) }
         let pager: Pager
         do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
+        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes { evictExpired(now: now) }
+        guard storedBytes + pager.storedBytes <= limits.memoryBudgetBytes else {
+            throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
+        }
         var id = makeID()
         while sessions[id] != nil { id = makeID() }
-        sessions[id] = Session(pager: pager, lastUsed: now)
+        let session = Session(id: id, pager: pager, lastUsed: now)
+        sessions[id] = session
+        idleOrder.append(session)
+        storedBytes += pager.storedBytes
         return SessionSnapshot(id: id, pager: pager)
     }
 
@@ -109,7 +140,7 @@ public actor PagerEngine {
     public func snapshot(of id: String) throws(EngineError) -> SessionSnapshot {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
-        session.lastUsed = now
+        touch(session, now: now)
         return SessionSnapshot(id: id, pager: session.pager)
     }
 
@@ -119,7 +150,7 @@ public actor PagerEngine {
     {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
-        session.lastUsed = now
+        touch(session, now: now)
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
         }
@@ -129,6 +160,14 @@ public actor PagerEngine {
         } catch {
             throw .pager(error)
         }
+        let growth = outcome.pager.storedBytes - session.pager.storedBytes
+        if growth > 0, storedBytes + growth > limits.memoryBudgetBytes {
+            evictExpired(now: now)
+            guard storedBytes + growth <= limits.memoryBudgetBytes else {
+                throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
+            }
+        }
+        storedBytes += growth
         let before = session.pager
         session.pager = outcome.pager
         let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
@@ -163,16 +202,29 @@ public actor PagerEngine {
     @discardableResult
     public func evictExpired() -> Int { evictExpired(now: clock.now()) }
 
+    /// Evicts the sessions idle past the TTL, oldest first, stopping at the first one that is
+    /// not: O(evicted), however many sessions there are.
     @discardableResult
     private func evictExpired(now: Double) -> Int {
-        let expired = sessions.compactMap { id, session in isExpired(session, now: now) ? id : nil }
-        for id in expired { remove(id) }
-        evictions += expired.count
-        return expired.count
+        var count = 0
+        while let oldest = idleOrder.oldest {
+            evictionVisits += 1
+            guard isExpired(oldest, now: now) else { break }
+            remove(oldest.id)
+            count += 1
+        }
+        evictions += count
+        return count
     }
 
     private func isExpired(_ session: Session, now: Double) -> Bool {
         session.subscribers.isEmpty && now - session.lastUsed > limits.idleTTL
+    }
+
+    /// Marks the session used now: the newest in `idleOrder`, unless subscribers hold it.
+    private func touch(_ session: Session, now: Double) {
+        session.lastUsed = now
+        if session.isLinked { idleOrder.moveToNewest(session) }
     }
 
     /// The session if it is live; an expired one is evicted on the spot.
@@ -188,11 +240,14 @@ public actor PagerEngine {
 
     private func remove(_ id: String) {
         guard let session = sessions.removeValue(forKey: id) else { return }
+        if session.isLinked { idleOrder.remove(session) }
+        storedBytes -= session.pager.storedBytes
         subscriberCount -= session.subscribers.count
         let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
-        for continuation in session.subscribers.values {
-            continuation.yield(event)
-            continuation.finish()
+        for subscriber in session.subscribers.values {
+            releaseAddress(subscriber.address)
+            subscriber.continuation.yield(event)
+            subscriber.continuation.finish()
         }
     }
 
@@ -202,19 +257,31 @@ public actor PagerEngine {
     /// skips ahead to the newest state and never holds the engine back.
     public static let subscriberBuffer = 64
 
-    /// Subscribes to the changes of session `id`. A prompt reader sees every change; a slow one
-    /// gets coalesced updates ending at the newest state. It ends after `deleted`, or when the
-    /// subscriber cancels.
-    public func subscribe(to id: String) throws(EngineError) -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>) {
+    /// Subscribes to the changes of session `id` for a client at `address`. A prompt reader sees
+    /// every change; a slow one gets coalesced updates ending at the newest state. It ends after
+    /// `deleted`, or when the subscriber cancels.
+    public func subscribe(to id: String, from address: String = "") throws(EngineError)
+        -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>)
+    {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
-        guard subscriberCount < limits.maxSubscribers else { throw .tooManySubscribers(limit: limits.maxSubscribers) }
+        guard subscriberCount < limits.maxSubscribers else {
+            throw .tooManySubscribers(limit: limits.maxSubscribers, scope: .server)
+        }
+        guard session.subscribers.count < limits.maxSubscribersPerSession else {
+            throw .tooManySubscribers(limit: limits.maxSubscribersPerSession, scope: .session)
+        }
+        guard subscribersByAddress[address, default: 0] < limits.maxSubscribersPerAddress else {
+            throw .tooManySubscribers(limit: limits.maxSubscribersPerAddress, scope: .address)
+        }
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let token = nextSubscriberID
         nextSubscriberID += 1
         subscriberCount += 1
-        session.subscribers[token] = continuation
+        subscribersByAddress[address, default: 0] += 1
+        session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.lastUsed = now
+        if session.isLinked { idleOrder.remove(session) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
@@ -222,14 +289,21 @@ public actor PagerEngine {
     }
 
     /// Forgets a subscriber whose stream ended; one already dropped with its session was counted
-    /// then, so the count stays exact.
+    /// then, so the counts stay exact. A session whose last subscriber left idles from now.
     private func unsubscribe(_ token: Int, from id: String) {
-        guard let session = sessions[id], session.subscribers.removeValue(forKey: token) != nil else { return }
+        guard let session = sessions[id], let subscriber = session.subscribers.removeValue(forKey: token) else { return }
         subscriberCount -= 1
+        releaseAddress(subscriber.address)
         session.lastUsed = clock.now()
+        if session.subscribers.isEmpty, !session.isLinked { idleOrder.append(session) }
+    }
+
+    private func releaseAddress(_ address: String) {
+        let left = subscribersByAddress[address, default: 1] - 1
+        subscribersByAddress[address] = left > 0 ? left : nil
     }
 
     private func publish(_ event: SessionEvent, to session: Session) {
-        for continuation in session.subscribers.values { continuation.yield(event) }
+        for subscriber in session.subscribers.values { subscriber.continuation.yield(event) }
     }
 }

@@ -1,0 +1,132 @@
+import JSON
+import PagerModel
+import PagerSessions
+import TestSupport
+import Testing
+
+@Suite("PagerEngine: expiry order, budgets, subscriber caps, isolation")
+struct EngineLimitTests {
+    static func engine(_ limits: EngineLimits, time: ManualTime = ManualTime()) -> PagerEngine {
+        PagerEngine(limits: limits, clock: TestClock(time: time))
+    }
+
+    static let onePage = PagerDefinition(
+        pages: [Page(id: "a", title: "A")], initialPage: nil, settings: PagerSettings(), catalog: [])
+
+    @Test("creates at capacity look at one session each, not at every session")
+    func capacityDoesNotScan() async throws {
+        let engine = Self.engine(EngineLimits(maxSessions: 10_000))
+        for _ in 0..<10_000 { _ = try await engine.create(Self.onePage) }
+        let visitsBefore = await engine.evictionVisits
+        for _ in 0..<100 {
+            await #expect(throws: EngineError.atCapacity(limit: 10_000)) { try await engine.create(Self.onePage) }
+        }
+        // One look at the oldest session per refused create: it has not expired, so none after it has.
+        #expect(await engine.evictionVisits - visitsBefore == 100)
+        #expect(await engine.sessionCount == 10_000)
+    }
+
+    @Test("eviction takes the least recently used sessions first and stops at the first live one")
+    func expiryOrder() async throws {
+        let time = ManualTime()
+        let engine = Self.engine(EngineLimits(idleTTL: 100), time: time)
+        var ids: [String] = []
+        for _ in 0..<5 {
+            ids.append(try await engine.create(Self.onePage).id)
+            time.advance(by: 10)
+        }
+        // Created at 0, 10, 20, 30, 40; now 50. Using the first two makes them the newest.
+        _ = try await engine.snapshot(of: ids[0])
+        _ = try await engine.apply(.scroll(.progress(0)), to: ids[1])
+        let (_, events) = try await engine.subscribe(to: ids[2], from: "a")
+        time.advance(by: 95)  // now 145: ids 3 and 4 (last used 30, 40) are past 100 s; 0 and 1 (at 50) are not
+        let visits = await engine.evictionVisits
+        #expect(await engine.evictExpired() == 2)
+        #expect(await engine.evictionVisits - visits == 3)
+        #expect(await engine.sessionCount == 3)
+        for id in ids[3...] { await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: id) } }
+        time.advance(by: 1000)
+        // The subscribed session never idles out; the others do.
+        #expect(await engine.evictExpired() == 2)
+        #expect(try await engine.snapshot(of: ids[2]).version == 1)
+        _ = events
+    }
+
+    @Test("a session whose last subscriber leaves idles from that moment")
+    func idleAfterUnsubscribe() async throws {
+        let time = ManualTime()
+        let engine = Self.engine(EngineLimits(idleTTL: 100), time: time)
+        let id = try await engine.create(Self.onePage).id
+        var (_, events): (SessionSnapshot, AsyncStream<SessionEvent>?) = try await engine.subscribe(to: id, from: "a")
+        time.advance(by: 500)
+        events = nil
+        // The stream's termination reaches the engine through a task.
+        for _ in 0..<200 where await engine.subscriberTotal > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await engine.subscriberTotal == 0)
+        time.advance(by: 99)
+        #expect(await engine.evictExpired() == 0)
+        time.advance(by: 2)
+        #expect(await engine.evictExpired() == 1)
+        _ = events
+    }
+
+    @Test("subscriber caps per session and per address answer with their scope; other addresses still subscribe")
+    func subscriberCaps() async throws {
+        let engine = Self.engine(EngineLimits(maxSubscribers: 10, maxSubscribersPerSession: 3, maxSubscribersPerAddress: 2))
+        let one = try await engine.create(Self.onePage).id
+        let two = try await engine.create(Self.onePage).id
+        var held: [AsyncStream<SessionEvent>] = []
+        held.append(try await engine.subscribe(to: one, from: "10.0.0.1").events)
+        held.append(try await engine.subscribe(to: two, from: "10.0.0.1").events)
+        await #expect(throws: EngineError.tooManySubscribers(limit: 2, scope: .address)) {
+            try await engine.subscribe(to: one, from: "10.0.0.1")
+        }
+        held.append(try await engine.subscribe(to: one, from: "10.0.0.2").events)
+        held.append(try await engine.subscribe(to: one, from: "10.0.0.3").events)
+        await #expect(throws: EngineError.tooManySubscribers(limit: 3, scope: .session)) {
+            try await engine.subscribe(to: one, from: "10.0.0.4")
+        }
+        #expect(await engine.subscriberTotal == 4)
+        // Deleting a session releases its subscribers' address slots.
+        try await engine.delete(one)
+        #expect(await engine.subscriberTotal == 1)
+        held.append(try await engine.subscribe(to: two, from: "10.0.0.1").events)
+        #expect(held.count == 5)
+    }
+
+    @Test("the memory budget refuses creates and growth with nothing changed, and frees with deletes")
+    func memoryBudget() async throws {
+        let blob: JSONObject = ["text": .string(String(repeating: "m", count: 3000))]
+        let page = Page(id: "a", title: "A", content: blob)
+        let definition = PagerDefinition(pages: [page], initialPage: nil, settings: PagerSettings(), catalog: [])
+        let perSession = Pager.sessionOverheadBytes + page.storedBytes
+        let engine = Self.engine(EngineLimits(memoryBudgetBytes: perSession * 3 + 100))
+        var ids: [String] = []
+        for _ in 0..<3 { ids.append(try await engine.create(definition).id) }
+        #expect(await engine.storedBytes == perSession * 3)
+        await #expect(throws: EngineError.memoryBudgetExceeded(limit: perSession * 3 + 100)) {
+            try await engine.create(definition)
+        }
+        await #expect(throws: EngineError.memoryBudgetExceeded(limit: perSession * 3 + 100)) {
+            try await engine.apply(.push(pageID: "a", Screen(id: "s", content: blob)), to: ids[0])
+        }
+        #expect(try await engine.snapshot(of: ids[0]).pager.pages[0].stack.isEmpty)
+        #expect(try await engine.snapshot(of: ids[0]).version == 1)
+        // Shrinking is always allowed, and what it frees can be used.
+        _ = try await engine.apply(.update(pageID: "a", PageUpdate(content: [:])), to: ids[1])
+        #expect(await engine.storedBytes < perSession * 3)
+        try await engine.delete(ids[2])
+        _ = try await engine.create(definition)
+        #expect(await engine.sessionCount == 3)
+    }
+
+    @Test("a task started inside `immediately` is not running on the engine and may enter it itself")
+    func isolationIsNotInherited() async throws {
+        let engine = Self.engine(EngineLimits())
+        let id = try await engine.create(Self.onePage).id
+        let inner = engine.immediately { _ in
+            Task { engine.immediately { engine in (try? engine.snapshot(of: id))?.version ?? -1 } }
+        }
+        #expect(await inner.value == 1)
+    }
+}
