@@ -1,0 +1,79 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+import TestSupport
+import Testing
+
+/// A responder that keeps every stream it opens, so tests can see when the server closes one.
+/// `/open` answers with a stream that is never written to; `/slow` answers after 400 ms.
+private final class StreamKeeper: HTTPResponder {
+    let streams = Mutex<[HTTPResponseStream]>([])
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        switch request.path {
+        case "/open":
+            let stream = HTTPResponseStream()
+            streams.withLock { $0.append(stream) }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], stream: stream)
+        case "/slow":
+            try? await Task.sleep(for: .milliseconds(400))
+            return HTTPResponse(status: 200, body: Array("slow".utf8))
+        default:
+            return HTTPResponse(status: 200, body: Array("ok".utf8))
+        }
+    }
+
+    func response(for refusal: HTTPRefusal) -> HTTPResponse {
+        refusal == .shuttingDown
+            ? HTTPResponse(status: 503, headers: ["Connection": "close"], body: Array("stopping".utf8))
+            : HTTPResponse(status: 400)
+    }
+}
+
+@Suite("Streams and shutdown over a real socket")
+struct StreamLifecycleTests {
+    @Test("a waiting stream whose client hangs up is closed at once, with nothing written to it")
+    func departedClientIsFreed() async throws {
+        let keeper = StreamKeeper()
+        try await withTestServer(responder: keeper) { server in
+            let port = server.port
+            for round in 0..<20 {
+                try await onThread {
+                    let connection = try RawHTTPConnection(port: port)
+                    try connection.send("GET /open HTTP/1.1\r\nHost: x\r\n\r\n")
+                    _ = try connection.readHeadOnly()
+                }  // the connection closes here
+                let stream = try #require(keeper.streams.withLock { $0.last })
+                // No write and no heartbeat: only watching the socket can notice the hang-up.
+                for _ in 0..<400 where !stream.isClosed { try await Task.sleep(for: .milliseconds(5)) }
+                #expect(stream.isClosed, "round \(round)")
+            }
+            for _ in 0..<200 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(server.liveRequestCount == 0)
+        }
+    }
+
+    @Test("a stream asked for on a kept-alive connection while stopping is refused with Connection: close")
+    func streamDuringStop() async throws {
+        for _ in 0..<3 {
+            let keeper = StreamKeeper()
+            let server = HTTPServer(
+                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0), responder: keeper)
+            try server.start()
+            let port = server.port
+            let kept = try RawHTTPConnection(port: port)
+            #expect(try await onThread { try kept.request("GET", "/plain") }.status == 200)
+            // A slow request keeps the stop in its grace period while the kept-alive client asks.
+            let slow = Task { try await onThread { try RawHTTPConnection(port: port).request("GET", "/slow") } }
+            try await Task.sleep(for: .milliseconds(50))
+            let stopping = Task { await server.stop() }
+            try await Task.sleep(for: .milliseconds(50))
+            let refused = try await onThread { try kept.request("GET", "/open") }
+            #expect(refused.status == 503 && refused.headers["Connection"]?.lowercased() == "close")
+            #expect(try await slow.value.status == 200)
+            await stopping.value
+            #expect(server.liveRequestCount == 0)
+            #expect(keeper.streams.withLock { $0.isEmpty })
+        }
+    }
+}
