@@ -52,7 +52,7 @@ SCHEMAS = {
                     "page_not_found", "template_not_found", "method_not_allowed", "empty_pager", "stack_root",
                     "duplicate_page_id", "length_required", "version_mismatch", "body_too_large",
                     "unsupported_media_type", "index_out_of_range", "not_a_neighbor", "limit_exceeded",
-                    "at_capacity", "not_ready", "shutting_down",
+                    "at_capacity", "not_ready", "shutting_down", "session_budget_exceeded", "memory_budget_exceeded",
                 ],
             },
             "field": {"type": "string", "description": "The request field at fault, e.g. pages[3].id."},
@@ -216,7 +216,9 @@ RETRY = {"Retry-After": {"description": "Seconds to wait.", "schema": STRING}}
 ALLOW = {"Allow": {"description": "Methods the path allows.", "schema": STRING}}
 
 RESPONSES = {
-    "BadRequest": problem_response("invalid_json, invalid_request (with `field`), or ambiguous message framing."),
+    "BadRequest": problem_response(
+        "invalid_json (including a member name twice in one object, or an object of more than 4,096 members), "
+        "invalid_request (with `field`), or ambiguous message framing."),
     "Unauthorized": {
         **problem_response("unauthorized: a bearer token is configured and was missing or wrong."),
         "headers": {"WWW-Authenticate": {"schema": STRING}},
@@ -229,7 +231,15 @@ RESPONSES = {
     "TooLarge": problem_response("body_too_large."),
     "UnsupportedMediaType": problem_response("unsupported_media_type: a body that is not application/json."),
     "Unprocessable": problem_response("index_out_of_range, not_a_neighbor or limit_exceeded."),
-    "Unavailable": {**problem_response("at_capacity (sessions or event streams), or shutting_down."), "headers": RETRY},
+    "Unavailable": {
+        **problem_response(
+            "at_capacity (sessions, or event streams of the server, the session or the client's address), "
+            "memory_budget_exceeded (all sessions together hold `memoryBudgetBytes` of data; nothing changed), "
+            "or shutting_down."),
+        "headers": RETRY,
+    },
+    "InsufficientStorage": problem_response(
+        "session_budget_exceeded: the change would take the session past `sessionBudgetBytes` of data; nothing changed."),
     "State": {
         "description": "The state document.",
         "headers": ETAG,
@@ -261,12 +271,12 @@ def errors(*codes):
     names = {
         400: "BadRequest", 401: "Unauthorized", 404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict",
         411: "LengthRequired", 412: "PreconditionFailed", 413: "TooLarge", 415: "UnsupportedMediaType",
-        422: "Unprocessable", 503: "Unavailable",
+        422: "Unprocessable", 503: "Unavailable", 507: "InsufficientStorage",
     }
     return {str(code): r(names[code]) for code in codes}
 
 
-BODY_ERRORS = (400, 401, 404, 411, 412, 413, 415, 422, 503)
+BODY_ERRORS = (400, 401, 404, 411, 412, 413, 415, 422, 503, 507)
 
 
 def json_body(schema, required=True, description=None):
@@ -332,7 +342,7 @@ PATHS = {
                 "headers": {**ETAG, "Location": {"schema": STRING}},
                 "content": {"application/json": {"schema": ref("State")}},
             },
-            **errors(400, 401, 404, 409, 411, 413, 415, 422, 503),
+            **errors(400, 401, 404, 409, 411, 413, 415, 422, 503, 507),
         },
     }},
     "/v1/sessions/{id}": {
