@@ -3,7 +3,8 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e python-deps browser-deps container-check clean openapi load memory bench
+.PHONY: deps build run test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+	container-check clean openapi load memory bench hardening
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
 deps:
@@ -28,7 +29,13 @@ browser-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji; }
 
-test: deps python-deps browser-deps
+# nginx for the reverse-proxy test of deploy/nginx/pagerd.conf (Debian's package; not started as a service).
+nginx-deps:
+	@command -v nginx > /dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		echo "installing nginx with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx; }
+
+test: deps python-deps browser-deps nginx-deps
 	$(SWIFT) test
 	$(SWIFT) build -c release --product pagerd
 	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
@@ -36,7 +43,7 @@ test: deps python-deps browser-deps
 test-swift: deps
 	$(SWIFT) test
 
-test-e2e: build python-deps browser-deps
+test-e2e: build python-deps browser-deps nginx-deps
 	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
 
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
@@ -62,8 +69,36 @@ memory: deps build
 bench: deps
 	PAGERD_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-bench benchmark --target PagerBenchmarks
 
+# The Swift tests under ThreadSanitizer and AddressSanitizer, each in its own build folder.
+test-tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+test-asan: deps
+	PAGERD_SKIP_PROCESS_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# libFuzzer on the JSON parser and on request handling in-process, FUZZ_SECONDS each (default 60),
+# starting from the committed seeds in Fuzz/corpus; what it finds is kept in .build-fuzz/corpus
+# and a crashing input is written to .build-fuzz/crash-*.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+fuzz-build: deps
+	PAGERD_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -c release --product FuzzJSON $(FUZZ_FLAGS)
+	PAGERD_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -c release --product FuzzRequests $(FUZZ_FLAGS)
+
+fuzz: fuzz-build
+	@mkdir -p .build-fuzz/corpus/json .build-fuzz/corpus/requests
+	.build-fuzz/release/FuzzJSON -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/json.dict -artifact_prefix=.build-fuzz/ \
+		-print_final_stats=1 .build-fuzz/corpus/json Fuzz/corpus/json
+	.build-fuzz/release/FuzzRequests -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/json.dict -artifact_prefix=.build-fuzz/ \
+		-print_final_stats=1 .build-fuzz/corpus/requests Fuzz/corpus/requests
+
+# Before/after figures for the hardening defects (see bench/hardening.py).
+hardening: deps build
+	$(PYTHON) bench/hardening.py --binary $(RELEASE_BIN) --cwd .
+
 clean:
-	rm -rf .build .build-bench
+	rm -rf .build .build-bench .build-tsan .build-asan .build-fuzz
 
 # Regenerates the OpenAPI document embedded in the binary from tools/openapi.py.
 openapi:

@@ -82,3 +82,14 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ))
 }
+
+// Fuzz targets for libFuzzer stay out of the normal build: `make fuzz` sets PAGERD_FUZZ and builds
+// them with `-sanitize=fuzzer,address` in .build-fuzz.
+if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
+    package.targets.append(contentsOf: [
+        .executableTarget(name: "FuzzJSON", dependencies: ["JSON"], path: "Fuzz/FuzzJSON", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzRequests", dependencies: ["JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI"],
+            path: "Fuzz/FuzzRequests", swiftSettings: swiftSettings),
+    ])
+}

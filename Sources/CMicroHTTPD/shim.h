@@ -9,17 +9,24 @@
 #include <microhttpd.h>
 
 /* MHD_start_daemon is variadic, which Swift cannot call. The fixed arguments come through here;
- * every other option travels in an MHD_OptionItem array ended by MHD_OPTION_END. */
+ * every option, the completion callback included, travels in an MHD_OptionItem array ended by
+ * MHD_OPTION_END, so that the caller can put the external logger first (libmicrohttpd writes
+ * messages about options before it to its own stderr logger). */
 static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int flags, uint16_t port,
     MHD_AccessHandlerCallback handler, void *handler_cls,
-    MHD_RequestCompletedCallback completed, void *completed_cls,
     struct MHD_OptionItem *options)
 {
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/* The MHD_OPTION_NOTIFY_COMPLETED item: a two-argument option, function then context. */
+static inline struct MHD_OptionItem CMicroHTTPD_completed_option(MHD_RequestCompletedCallback completed, void *context)
+{
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, context };
+    return item;
 }
 
 /* MHD_get_daemon_info is variadic too: the port the daemon is bound to (useful with port 0). */

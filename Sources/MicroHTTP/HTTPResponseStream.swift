@@ -26,7 +26,7 @@ public final class HTTPResponseStream: Sendable {
         case end
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an open stream with nothing buffered.
     public init() {}

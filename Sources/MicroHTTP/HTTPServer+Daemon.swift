@@ -82,12 +82,14 @@ extension HTTPServer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         let logger = UnsafeMutablePointer<CMicroHTTPD_logger>.allocate(capacity: 1)
         logger.initialize(to: CMicroHTTPD_logger(sink: Self.logSink, context: me))
-        options.append(CMicroHTTPD_logger_option(logger))
+        // The logger goes first: libmicrohttpd reports the options before it on its own stderr logger.
+        options.insert(CMicroHTTPD_logger_option(logger), at: 0)
+        options.append(CMicroHTTPD_completed_option(Self.completedHandler, me))
         let handle: OpaquePointer? = address.withSockaddr { sockaddr in
             options.append(MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { items in
-                CMicroHTTPD_start(flags, 0, Self.accessHandler, me, Self.completedHandler, me, items.baseAddress)
+                CMicroHTTPD_start(flags, 0, Self.accessHandler, me, items.baseAddress)
             }
         }
         try daemon.withLock { state throws(HTTPServerError) in

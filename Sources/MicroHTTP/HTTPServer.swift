@@ -28,9 +28,9 @@ public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
-    let daemon = Mutex(DaemonState())
+    let daemon = Locked(DaemonState())
     let live = Atomic<Int>(0)
-    let active = Mutex([ObjectIdentifier: RequestContext]())
+    let active = Locked([ObjectIdentifier: RequestContext]())
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
     /// Set when the grace period is over: requests whose body completes now are refused too.
@@ -55,6 +55,9 @@ public final class HTTPServer: Sendable {
 
     /// The port the server listens on (the chosen one when configured with port 0); 0 when stopped.
     public var port: Int { daemon.withLock { $0.port } }
+
+    /// Whether `stop()` has begun: from then on new requests are refused.
+    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Requests between their first header and their completion, streams included.
     public var liveRequestCount: Int { live.load(ordering: .acquiring) }

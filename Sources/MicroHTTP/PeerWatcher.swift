@@ -30,7 +30,7 @@ final class PeerWatcher: Sendable {
         var running = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// A pipe whose write end wakes the polling thread when the watch set changes or it must stop.
     private let wakeRead: Int32
     private let wakeWrite: Int32

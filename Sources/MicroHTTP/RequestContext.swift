@@ -41,9 +41,9 @@ final class RequestContext: @unchecked Sendable {
         get { streamSlot.withLock { $0 } }
         set { streamSlot.withLock { $0 = newValue } }
     }
-    private let streamSlot = Mutex<HTTPResponseStream?>(nil)
+    private let streamSlot = Locked<HTTPResponseStream?>(nil)
     var connection: ConnectionBox?
-    let handoff = Mutex(Handoff.receiving)
+    let handoff = Locked(Handoff.receiving)
 
     init(method: String, path: String) {
         self.method = method

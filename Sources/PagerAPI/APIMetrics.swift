@@ -1,6 +1,6 @@
 import CoreMetrics
 import Prometheus
-import Synchronization
+import MicroHTTP
 
 /// Request counts, latencies and gauges, exported in Prometheus text format at `/metrics`.
 public final class APIMetrics: Sendable {
@@ -8,7 +8,7 @@ public final class APIMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     /// Metric handles by route, method and status, made once: creating them looks labels up in
     /// the registry under its lock, which showed in profiles at tens of thousands of requests a second.
-    private let handles = Mutex<[HandleKey: Handle]>([:])
+    private let handles = Locked<[HandleKey: Handle]>([:])
 
     private typealias Handle = (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)
 

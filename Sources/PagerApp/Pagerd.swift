@@ -45,7 +45,7 @@ public enum Pagerd {
         let signals = SignalWaiter()
         let readiness = Readiness()
         let engine = PagerEngine(templates: templates, limits: configuration.engineLimits)
-        let serverSlot = Mutex<HTTPServer?>(nil)
+        let serverSlot = Locked<HTTPServer?>(nil)
         let webFiles = WebLoader.load(from: configuration.webRoot)
         if webFiles == nil {
             logger.warning("no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])

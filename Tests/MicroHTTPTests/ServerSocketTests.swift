@@ -161,7 +161,7 @@ struct ServerSocketTests {
     func stopWhileBusy() async throws {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0),
-            responder: EchoResponder(delay: .milliseconds(300)))
+            responder: EchoResponder(delay: .milliseconds(1500)))
         try server.start()
         let port = server.port
         let inFlight = Task {
@@ -172,7 +172,8 @@ struct ServerSocketTests {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        // Stop only once all 20 are inside the server (each waits 300 ms in the responder).
+        // Stop only once all 20 are inside the server (each waits 1.5 s in the responder, long
+        // enough for all to arrive even under a sanitizer).
         for _ in 0..<1000 where server.liveRequestCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.liveRequestCount == 20)
         await server.stop()

@@ -5,9 +5,13 @@ import TestSupport
 import Testing
 
 /// A responder that keeps every stream it opens, so tests can see when the server closes one.
-/// `/open` answers with a stream that is never written to; `/slow` answers after 400 ms.
+/// `/open` answers with a stream that is never written to; `/slow` answers once `release()` is
+/// called (or after 10 s).
 private final class StreamKeeper: HTTPResponder {
-    let streams = Mutex<[HTTPResponseStream]>([])
+    let streams = Locked<[HTTPResponseStream]>([])
+    private let released = Locked(false)
+
+    func release() { released.withLock { $0 = true } }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         switch request.path {
@@ -16,7 +20,7 @@ private final class StreamKeeper: HTTPResponder {
             streams.withLock { $0.append(stream) }
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], stream: stream)
         case "/slow":
-            try? await Task.sleep(for: .milliseconds(400))
+            for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return HTTPResponse(status: 200, body: Array("slow".utf8))
         default:
             return HTTPResponse(status: 200, body: Array("ok".utf8))
@@ -65,11 +69,12 @@ struct StreamLifecycleTests {
             #expect(try await onThread { try kept.request("GET", "/plain") }.status == 200)
             // A slow request keeps the stop in its grace period while the kept-alive client asks.
             let slow = Task { try await onThread { try RawHTTPConnection(port: port).request("GET", "/slow") } }
-            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<400 where server.liveRequestCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
             let stopping = Task { await server.stop() }
-            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<400 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
             let refused = try await onThread { try kept.request("GET", "/open") }
             #expect(refused.status == 503 && refused.headers["Connection"]?.lowercased() == "close")
+            keeper.release()
             #expect(try await slow.value.status == 200)
             await stopping.value
             #expect(server.liveRequestCount == 0)

@@ -2,7 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("The pagerd process", .serialized)
+/// Foundation's `Process.run` reads past a buffer while it closes inherited descriptors (a
+/// toolchain defect, not pagerd's), which AddressSanitizer stops at; `make test-asan` sets
+/// PAGERD_SKIP_PROCESS_TESTS, and the same scenarios run against the real binary in tests/e2e.
+@Suite(
+    "The pagerd process", .serialized,
+    .disabled(if: ProcessInfo.processInfo.environment["PAGERD_SKIP_PROCESS_TESTS"] != nil, "Process.run fails under ASan"))
 struct ProcessTests {
     @Test("starts on port 0 from flags, answers /healthz, and exits 0 on SIGTERM within 5 s")
     func sigtermStopsGracefully() async throws {

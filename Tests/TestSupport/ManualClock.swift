@@ -1,8 +1,8 @@
-import Synchronization
+import MicroHTTP
 
 /// A clock tests move by hand; conforms to the engine's clock protocol in the API tests.
 public final class ManualTime: Sendable {
-    private let seconds = Mutex(0.0)
+    private let seconds = Locked(0.0)
 
     public init() {}
 

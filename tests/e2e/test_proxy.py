@@ -1,0 +1,170 @@
+"""pagerd behind nginx, configured by the sample in deploy/nginx/pagerd.conf.
+
+The sample's placeholders are filled in (nginx on a free loopback port, pagerd as the upstream),
+its client_header_timeout is shortened to 2 s so a slowloris client is cut quickly, and it is
+included from a throwaway nginx.conf whose pid, logs and temporary files live in a temporary
+folder. Skipped when nginx is not installed (Debian: `apt-get install nginx`).
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+import requests
+
+from support import ROOT, Pagerd
+from test_hardening import Connection, Stream
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
+
+SAMPLE = ROOT / "deploy" / "nginx" / "pagerd.conf"
+HEADER_TIMEOUT = 2  # seconds; the sample says 10
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def site_config(listen, upstream):
+    """The sample with its placeholders replaced and a short client_header_timeout."""
+    text = SAMPLE.read_text().replace("__LISTEN__", listen).replace("__UPSTREAM__", upstream)
+    text, count = re.subn(r"^(\s*client_header_timeout)\s+\S+;", rf"\1 {HEADER_TIMEOUT}s;", text, flags=re.M)
+    assert count == 1 and "__LISTEN__" not in text and "__UPSTREAM__" not in text
+    return text
+
+
+def main_config(folder):
+    user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temporary folder
+    return f"""{user}worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log info;
+events {{ worker_connections 512; }}
+http {{
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/pagerd.conf;
+}}
+"""
+
+
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory):
+    """(nginx's port, the pagerd behind it)."""
+    # The settings deploy/README.md gives for running behind the proxy.
+    pagerd = Pagerd({"PAGERD_PER_IP_CONNECTION_LIMIT": "0", "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"})
+    nginx = None
+    try:
+        folder = tmp_path_factory.mktemp("nginx")
+        port = free_port()
+        (folder / "pagerd.conf").write_text(site_config(f"127.0.0.1:{port}", f"127.0.0.1:{pagerd.port}"))
+        (folder / "nginx.conf").write_text(main_config(folder))
+        nginx = subprocess.Popen(
+            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            assert nginx.poll() is None, "nginx exited: " + (folder / "error.log").read_text()[-2000:]
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "nginx is not listening after 10 s"
+                time.sleep(0.05)
+        yield port, pagerd
+    finally:
+        if nginx:
+            nginx.send_signal(signal.SIGTERM)  # fast shutdown: streams still open are closed
+            try:
+                nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+                nginx.wait()
+        pagerd.stop()
+
+
+def test_api_through_the_proxy(proxy):
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    created = requests.post(base + "/v1/sessions", json={"template": "mall"}, timeout=10)
+    assert created.status_code == 201 and created.headers["Location"] == f"/v1/sessions/{created.json()['id']}"
+    path = created.headers["Location"]
+    moved = requests.post(base + path + "/next", timeout=10)
+    assert (moved.status_code, moved.json()["version"], moved.json()["moved"]) == (200, 2, True)
+    got = requests.get(base + path, timeout=10)
+    assert (got.status_code, got.headers["ETag"], got.json()["index"]) == (200, '"2"', 1)
+    assert requests.get(base + path, headers={"If-None-Match": '"2"'}, timeout=10).status_code == 304
+    missing = requests.get(base + "/v1/sessions/nope", timeout=10)
+    assert missing.status_code == 404 and missing.headers["Content-Type"].startswith("application/problem+json")
+
+
+def test_event_stream_through_the_proxy(proxy):
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    sid = requests.post(base + "/v1/sessions", json={"template": "media"}, timeout=10).json()["id"]
+    stream = Stream(port, sid, timeout=5)  # each read waits at most 5 s
+    try:
+        assert stream.status == 200 and stream.headers["content-type"].startswith("text/event-stream")
+        assert stream.next_event()[:2] == (1, "state")
+        assert requests.post(f"{base}/v1/sessions/{sid}/next", timeout=10).status_code == 200
+        event_id, kind, document = stream.next_event()
+        assert (event_id, kind, document["index"]) == (2, "pageChanged", 1)
+    finally:
+        stream.close()
+
+
+def test_slowloris_is_cut_by_client_header_timeout(proxy):
+    port, _ = proxy
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    started = time.monotonic()
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\n")
+    sock.settimeout(0.25)
+    answer, closed, line = b"", None, 0
+    try:
+        while time.monotonic() - started < HEADER_TIMEOUT + 8:
+            try:
+                sock.sendall(b"X-Slow-%d: 1\r\n" % line)  # a header line every 0.25 s, never the end
+                line += 1
+                chunk = sock.recv(4096)
+                if not chunk:
+                    closed = time.monotonic() - started
+                    break
+                answer += chunk
+            except socket.timeout:
+                continue
+            except (ConnectionResetError, BrokenPipeError):
+                closed = time.monotonic() - started
+                break
+    finally:
+        sock.close()
+    assert closed is not None, "nginx kept a request head open that never ended"
+    assert HEADER_TIMEOUT - 0.5 <= closed < HEADER_TIMEOUT + 5, closed
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
+
+
+def test_oversized_body_is_refused_by_nginx(proxy):
+    port, pagerd = proxy
+    conn = Connection(port)
+    try:
+        conn.send(b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 102400\r\n\r\n")
+        try:
+            conn.send(b"x" * 102400)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        status, headers, _ = conn.read_response()
+    finally:
+        conn.close()
+    assert status == 413 and headers["content-type"].startswith("text/html")  # nginx's page, not pagerd's
+    assert 'status="413"' not in pagerd.request("GET", "/metrics")[2].decode()  # pagerd never saw it
