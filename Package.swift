@@ -87,9 +87,12 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
 // them with `-sanitize=fuzzer,address` in .build-fuzz.
 if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
     package.targets.append(contentsOf: [
-        .executableTarget(name: "FuzzJSON", dependencies: ["JSON"], path: "Fuzz/FuzzJSON", swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzRequests", dependencies: ["JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI"],
+            name: "FuzzJSON", dependencies: ["FuzzSupport", "JSON"], path: "Fuzz/FuzzJSON", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "FuzzRequests",
+            dependencies: ["FuzzSupport", "JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI"],
             path: "Fuzz/FuzzRequests", swiftSettings: swiftSettings),
     ])
 }

@@ -1,6 +1,7 @@
 // libFuzzer entry point for the JSON parser: any bytes either parse or are refused with an error
 // (never a crash, never a hang), and whatever parses is written back and re-parsed to the same
 // value, members in the same order.
+import FuzzSupport
 import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -16,17 +17,8 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-// SwiftPM names an executable's entry point `<module>_main` and links `main` to it, so libFuzzer's
-// own `main` is not used: this entry point hands the arguments to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
-) -> Int32
-
+/// The entry point SwiftPM links as `main`: libFuzzer's driver, on this target's callback.
 @_cdecl("FuzzJSON_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzJSON(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzzJSON(data, size) }
 }

@@ -4,6 +4,7 @@
 // a crash or a 500, and a JSON body must parse.
 import Dispatch
 import Foundation
+import FuzzSupport
 import JSON
 import MicroHTTP
 import PagerAPI
@@ -89,17 +90,8 @@ public func fuzzRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-// SwiftPM names an executable's entry point `<module>_main` and links `main` to it, so libFuzzer's
-// own `main` is not used: this entry point hands the arguments to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
-) -> Int32
-
+/// The entry point SwiftPM links as `main`: libFuzzer's driver, on this target's callback.
 @_cdecl("FuzzRequests_main")
 public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzzRequests(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzzRequests(data, size) }
 }
