@@ -32,7 +32,7 @@ class Pagerd:
             if not line:
                 break
             self.log.append(line)
-            match = re.search(r"port=(\d+)", line)
+            match = re.search(r'port(?:=|":")(\d+)', line)  # logFormat text or json
             if match:
                 return int(match.group(1))
         raise RuntimeError("pagerd did not start: " + "".join(self.log))

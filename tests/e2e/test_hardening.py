@@ -23,25 +23,13 @@ SHIPPED_PER_IP_LIMIT = {"PAGERD_PER_IP_CONNECTION_LIMIT": "64"}  # the default; 
 
 
 class Server(Pagerd):
-    """pagerd with its whole stderr collected in `log` by a thread (so a chatty server never blocks
-    on a full pipe), whose port line may be text (`port=…`) or JSON (`"port":"…"`)."""
+    """pagerd with its whole stderr collected in `log` by a thread, so a chatty server never blocks
+    on a full pipe."""
 
     def __init__(self, extra_env=None):
         super().__init__(extra_env)
         self.drainer = threading.Thread(target=self._drain, daemon=True)
         self.drainer.start()
-
-    def _read_port(self):
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            line = self.proc.stderr.readline()
-            if not line:
-                break
-            self.log.append(line)
-            match = re.search(r'port(?:=|":")(\d+)', line)
-            if match:
-                return int(match.group(1))
-        raise RuntimeError("pagerd did not start: " + "".join(self.log))
 
     def _drain(self):
         for line in self.proc.stderr:
