@@ -11,7 +11,10 @@ struct SessionRoutes {
     func register(in router: inout Router) {
         router.add("POST", "/v1/sessions") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
-            let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(body: body) }
+            // Decoded before the engine is entered: only the new session's state is made under it.
+            let definition: PagerDefinition
+            do throws(EngineError) { definition = try engine.definition(from: body) } catch { throw APIError(engineError: error) }
+            let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(definition) }
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
             return response

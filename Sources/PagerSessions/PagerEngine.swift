@@ -95,17 +95,22 @@ public actor PagerEngine {
 
     /// Creates a session from a request body: `{"template"?: name, …definition members}`.
     public func create(body: JSONObject) throws(EngineError) -> SessionSnapshot {
-        let definition: PagerDefinition
+        try create(definition(from: body))
+    }
+
+    /// Decodes a create body into a definition: the named template merged with the other members,
+    /// or the members alone. Needs nothing but the templates, so callers run it before they enter
+    /// the engine, and decoding (which measures every page's content) never holds the engine.
+    public nonisolated func definition(from body: JSONObject) throws(EngineError) -> PagerDefinition {
         do {
             if let nameValue = body["template"], !nameValue.isNull {
                 guard let name = nameValue.stringValue else {
                     throw EngineError.pager(PagerError(kind: .invalid, field: "template", detail: "Expected a string, found \(nameValue.kindName)."))
                 }
                 guard let template = templates[name] else { throw EngineError.templateNotFound(name) }
-                definition = try template.makeDefinition(overrides: body, extraMembers: ["template"])
-            } else {
-                definition = try PagerDefinition(json: body, extraMembers: ["template"])
+                return try template.makeDefinition(overrides: body, extraMembers: ["template"])
             }
+            return try PagerDefinition(json: body, extraMembers: ["template"])
         } catch let error as EngineError {
             throw error
         } catch let error as PagerError {
@@ -113,7 +118,6 @@ public actor PagerEngine {
         } catch {
             throw .pager(PagerError(kind: .invalid, field: nil, detail: "\(error)"))
         }
-        return try create(definition)
     }
 
     /// Creates a session from a definition.
