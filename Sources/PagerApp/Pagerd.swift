@@ -71,7 +71,14 @@ public enum Pagerd {
             let interval = Duration.seconds(max(1, min(60, configuration.idleTTL / 10)))
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                let evicted = await engine.evictExpired()
+                // In batches, each a separate turn on the engine, so requests interleave with a
+                // mass expiry instead of waiting for all of it.
+                var evicted = 0
+                while !Task.isCancelled {
+                    let batch = await engine.evictExpired(limit: PagerEngine.evictionBatch)
+                    evicted += batch
+                    if batch < PagerEngine.evictionBatch { break }
+                }
                 if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
             }
         }

@@ -123,11 +123,11 @@ public actor PagerEngine {
     /// Creates a session from a definition.
     public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
         let now = clock.now()
-        if sessions.count >= limits.maxSessions { evictExpired(now: now) }
+        if sessions.count >= limits.maxSessions { evictExpired(now: now, limit: Self.evictionBatch) }
         guard sessions.count < limits.maxSessions else { throw .atCapacity(limit: limits.maxSessions) }
         let pager: Pager
         do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
-        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes { evictExpired(now: now) }
+        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes { evictExpired(now: now, limit: Self.evictionBatch) }
         guard storedBytes + pager.storedBytes <= limits.memoryBudgetBytes else {
             throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
         }
@@ -166,7 +166,7 @@ public actor PagerEngine {
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth > 0, storedBytes + growth > limits.memoryBudgetBytes {
-            evictExpired(now: now)
+            evictExpired(now: now, limit: Self.evictionBatch)
             guard storedBytes + growth <= limits.memoryBudgetBytes else {
                 throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
             }
@@ -202,16 +202,20 @@ public actor PagerEngine {
         remove(id)
     }
 
-    /// Evicts every session idle for longer than the TTL; returns how many were evicted.
+    /// Evicts up to `limit` sessions idle for longer than the TTL; returns how many were evicted.
     @discardableResult
-    public func evictExpired() -> Int { evictExpired(now: clock.now()) }
+    public func evictExpired(limit: Int = .max) -> Int { evictExpired(now: clock.now(), limit: limit) }
 
-    /// Evicts the sessions idle past the TTL, oldest first, stopping at the first one that is
-    /// not: O(evicted), however many sessions there are.
+    /// The most sessions one request evicts to make room, so that a request never holds the
+    /// engine for a mass expiry; the sweeper evicts the rest in batches of this size.
+    public static let evictionBatch = 256
+
+    /// Evicts up to `limit` sessions idle past the TTL, oldest first, stopping at the first one
+    /// that is not: O(evicted), however many sessions there are.
     @discardableResult
-    private func evictExpired(now: Double) -> Int {
+    private func evictExpired(now: Double, limit: Int) -> Int {
         var count = 0
-        while let oldest = idleOrder.oldest {
+        while count < limit, let oldest = idleOrder.oldest {
             evictionVisits += 1
             guard isExpired(oldest, now: now) else { break }
             remove(oldest.id)

@@ -26,6 +26,20 @@ struct EngineLimitTests {
         #expect(await engine.sessionCount == 10_000)
     }
 
+    @Test("a create at capacity evicts one batch of expired sessions, not all of them; the sweep takes batches")
+    func evictionInBatches() async throws {
+        let time = ManualTime()
+        let engine = Self.engine(EngineLimits(maxSessions: 1000, idleTTL: 10), time: time)
+        for _ in 0..<1000 { _ = try await engine.create(Self.onePage) }
+        time.advance(by: 11)
+        _ = try await engine.create(Self.onePage)
+        #expect(await engine.evictions == PagerEngine.evictionBatch)
+        #expect(await engine.sessionCount == 1000 - PagerEngine.evictionBatch + 1)
+        #expect(await engine.evictExpired(limit: 500) == 500)
+        #expect(await engine.evictExpired(limit: 500) == 1000 - PagerEngine.evictionBatch - 500)
+        #expect(await engine.sessionCount == 1)
+    }
+
     @Test("eviction takes the least recently used sessions first and stops at the first live one")
     func expiryOrder() async throws {
         let time = ManualTime()
