@@ -95,6 +95,7 @@ fuzz: fuzz-build
 
 # Before/after figures for the hardening defects (see bench/hardening.py).
 hardening: deps build
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/hardening.py --binary $(RELEASE_BIN) --cwd .
 
 clean:
