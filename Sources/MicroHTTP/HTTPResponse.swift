@@ -35,3 +35,11 @@ public struct HTTPResponse: Sendable {
         return []
     }
 }
+
+extension HTTPResponse {
+    /// Releases a response that will never be sent: a streamed body is closed, so its writer
+    /// and close handlers see the end.
+    func discard() {
+        if case .stream(let stream) = body { stream.close() }
+    }
+}

@@ -23,7 +23,10 @@ public final class HTTPResponseStream: Sendable {
     enum ReadResult: Equatable {
         case bytes(Int)
         case wait
+        /// Everything was sent: end the response normally.
         case end
+        /// The client left: close the connection without ending the response.
+        case abort
     }
 
     private let state = Locked(State())
@@ -34,22 +37,20 @@ public final class HTTPResponseStream: Sendable {
     /// Queues bytes for the client. Returns false, writing nothing, once the stream is closed.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        let wake: (@Sendable () -> Void)? = state.withLock { state in
-            guard !state.closed, !state.finished else { return nil }
+        state.withLock { state in
+            guard !state.closed, !state.finished else { return false }
             state.buffer.append(contentsOf: bytes)
-            return state.takeWake()
+            state.wakeIfWaiting()
+            return true
         }
-        wake?()
-        return !isClosed
     }
 
     /// Ends the stream once what is buffered has been sent.
     public func finish() {
-        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+        state.withLock { state in
             state.finished = true
-            return state.takeWake()
+            state.wakeIfWaiting()
         }
-        wake?()
     }
 
     /// Whether the server has stopped sending this stream (the client left, or it ended).
@@ -84,7 +85,8 @@ public final class HTTPResponseStream: Sendable {
             if available > 0, !state.peerLeft {
                 let count = min(available, destination.count)
                 state.buffer.withUnsafeBytes { source in
-                    destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
+                    destination.copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
                 }
                 state.sent += count
                 if state.sent == state.buffer.count {
@@ -93,7 +95,8 @@ public final class HTTPResponseStream: Sendable {
                 }
                 return .bytes(count)
             }
-            if state.finished || state.closed || state.peerLeft { return .end }
+            if state.peerLeft { return .abort }
+            if state.finished || state.closed { return .end }
             suspend()
             state.waiting = true
             return .wait
@@ -103,11 +106,10 @@ public final class HTTPResponseStream: Sendable {
     /// Called when the client hung up while the stream waited: wakes the server so that it ends
     /// the stream, and the connection, at once.
     func peerDidLeave() {
-        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+        state.withLock { state in
             state.peerLeft = true
-            return state.takeWake()
+            state.wakeIfWaiting()
         }
-        wake?()
     }
 
     /// Marks the stream closed and runs the close handlers; called when the server drops it.
@@ -125,10 +127,12 @@ public final class HTTPResponseStream: Sendable {
 }
 
 extension HTTPResponseStream.State {
-    /// The resume function, if the server is waiting for data; clears the wait.
-    mutating func takeWake() -> (@Sendable () -> Void)? {
-        guard waiting, !closed else { return nil }
+    /// Resumes the connection if the server is waiting for data, and clears the wait. Runs under
+    /// the stream's lock, so that once a caller has seen the wait cleared, the connection has been
+    /// resumed: `stop()` relies on that to never stop the daemon with a connection suspended.
+    mutating func wakeIfWaiting() {
+        guard waiting, !closed else { return }
         waiting = false
-        return wake
+        wake?()
     }
 }

@@ -2,8 +2,9 @@
 // connection handle, which is boxed for the single hop back from the responder's task.
 private import CMicroHTTPD
 import Synchronization
+
 #if canImport(Glibc)
-private import Glibc
+    private import Glibc
 #endif
 
 /// The running daemon, guarded by the server's lock.
@@ -236,7 +237,9 @@ extension HTTPServer {
             // the connection or waking another thread.
             Task.immediate { [self] in
                 let response = await responder.respond(to: request)
-                if context.offer(response) { resume(context) }
+                // A response that is never queued (the server refused the request meanwhile) must
+                // still close its stream, or the stream's writer would wait forever.
+                if !context.offer(response, resume: { resume(context) }) { response.discard() }
             }
             if let response = context.takeResponseOrSuspend({ MHD_suspend_connection(connection) }) {
                 context.phase = .answered
@@ -273,9 +276,13 @@ extension HTTPServer {
             // A stream queued while stopping ends after what it has: `stop()` may already have
             // finished the streams it knew of, and this one must not wait suspended.
             if stopping.load(ordering: .acquiring) { stream.finish() }
+            let retained = Unmanaged.passRetained(binding)
             created = MHD_create_response_from_callback(
-                UInt64.max, 4096, Self.streamReader, Unmanaged.passRetained(binding).toOpaque(),
-                Self.streamFree)
+                UInt64.max, 4096, Self.streamReader, retained.toOpaque(), Self.streamFree)
+            if created == nil {
+                retained.release()
+                stream.close()
+            }
         }
         guard let created else { return .NO }
         for (name, value) in response.headers {
@@ -296,7 +303,10 @@ extension HTTPServer {
         switch binding.stream.read(into: destination, suspend: { binding.suspend() }) {
         case .bytes(let count): return count
         case .wait: return 0
-        case .end: return -1
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        // The client left: end the response as usual. (MHD_CONTENT_READER_END_WITH_ERROR would
+        // close at once too, but libmicrohttpd logs every such close as an application error.)
+        case .abort: return -1
         }
     }
 
@@ -316,12 +326,14 @@ extension HTTPServer {
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
         var collected: [(name: String, value: String)] = []
         withUnsafeMutablePointer(to: &collected) { pointer in
-            _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-                guard let cls, let key else { return .YES }
-                let list = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
-                list.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values(
+                connection, kind,
+                { cls, _, key, value in
+                    guard let cls, let key else { return .YES }
+                    let list = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+                    list.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+                    return .YES
+                }, pointer)
         }
         return collected
     }

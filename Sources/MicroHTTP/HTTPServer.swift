@@ -56,6 +56,10 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the chosen one when configured with port 0); 0 when stopped.
     public var port: Int { daemon.withLock { $0.port } }
 
+    /// The time `stop()` gives requests in flight by default: with the 2 s drain, inside the 10 s
+    /// a container runtime waits before it kills.
+    public static let defaultGracePeriod = Duration.seconds(5)
+
     /// Whether `stop()` has begun: from then on new requests are refused.
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
@@ -72,7 +76,7 @@ public final class HTTPServer: Sendable {
     /// gives queued responses up to `drainPeriod` to reach their clients, then closes every
     /// connection. From the first moment, a request that arrives on a kept-alive connection is
     /// answered 503 with `Connection: close`, so no connection is suspended when the daemon stops.
-    public func stop(gracePeriod: Duration = .seconds(5), drainPeriod: Duration = .seconds(2)) async {
+    public func stop(gracePeriod: Duration = HTTPServer.defaultGracePeriod, drainPeriod: Duration = .seconds(2)) async {
         guard quiesce() else { return }
         for context in activeContexts() { context.stream?.finish() }
         await wait(until: .now + gracePeriod) { !$0.hasUnfinishedWork }
@@ -86,14 +90,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Answers every request still waiting for its responder with the shutdown refusal and ends
-    /// every stream, resuming their connections. Only a connection that is suspended is resumed
-    /// (`offer` and `finish` say so under their own locks), and a suspended connection cannot
-    /// complete, so none is touched after libmicrohttpd freed it. The table's lock is not held
-    /// while resuming: libmicrohttpd takes its own locks there.
+    /// every stream, resuming their connections. A connection is resumed only while it is
+    /// suspended, under the lock that says so (the request's hand-off or the stream's), and
+    /// whoever clears that state resumes it before releasing the lock; so when this returns no
+    /// connection known to the table is suspended, and none is touched after libmicrohttpd freed
+    /// it (a suspended connection cannot complete). The table's own lock is not held meanwhile:
+    /// libmicrohttpd takes its locks there.
     private func releaseWaitingConnections() {
         let refusal = responder.response(for: .shuttingDown)
         for context in activeContexts() {
-            if context.offer(refusal) { resume(context) }
+            _ = context.offer(refusal) { resume(context) }
             context.stream?.finish()
         }
     }

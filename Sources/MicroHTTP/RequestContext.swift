@@ -52,19 +52,22 @@ final class RequestContext: @unchecked Sendable {
 
     /// The request value handed to the responder.
     func makeRequest() -> HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
+        HTTPRequest(
+            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
     }
 
-    /// Stores the response unless one was already stored. Returns true when the connection was
-    /// suspended and must be resumed for the answer to be queued.
-    func offer(_ response: HTTPResponse) -> Bool {
+    /// Stores the response unless one was already stored, and returns whether it did. When the
+    /// connection was suspended waiting for it, `resume` is called, under the same lock, so once
+    /// anyone has seen the answer stored the connection has been resumed.
+    func offer(_ response: HTTPResponse, resume: () -> Void) -> Bool {
         handoff.withLock { handoff in
             switch handoff {
             case .waiting:
                 handoff = .ready(response)
-                return false
+                return true
             case .suspended:
                 handoff = .ready(response)
+                resume()
                 return true
             case .receiving, .ready, .delivered:
                 return false

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address parsed from a literal host.
@@ -12,7 +12,8 @@ struct SocketAddress {
     init?(host: String, port: Int) {
         guard (0...65535).contains(port) else { return nil }
         let literal = host == "localhost" ? "127.0.0.1" : host
-        let unbracketed = literal.hasPrefix("[") && literal.hasSuffix("]") ? String(literal.dropFirst().dropLast()) : literal
+        let unbracketed =
+            literal.hasPrefix("[") && literal.hasSuffix("]") ? String(literal.dropFirst().dropLast()) : literal
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, unbracketed, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
@@ -53,6 +54,6 @@ extension SocketAddress {
         default:
             return ""
         }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -5,7 +5,8 @@ import PagerSessions
 /// `GET /v1/sessions/{id}/events`: Server-Sent Events. First the current state (unless the
 /// client's `Last-Event-ID` is already current), then one event per change with
 /// `id: <version>`, `event: <kind>` and the state document on one `data:` line. A comment every
-/// heartbeat interval keeps proxies open and reveals clients that left (the write fails).
+/// heartbeat interval keeps proxies open; a client that leaves is noticed by the server's peer
+/// watcher while its stream waits.
 struct EventRoutes {
     let engine: PagerEngine
     let heartbeat: Duration
@@ -18,9 +19,10 @@ struct EventRoutes {
             let id = context.parameter("id")
             let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
             let address = context.request.remoteAddress
-            let (snapshot, events) = try call(engine) { engine throws(EngineError) in
+            let subscription = try call(engine) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             }
+            let snapshot = subscription.snapshot, events = subscription.events, token = subscription.token
             let stream = HTTPResponseStream()
             var first = Array("retry: 2000\n\n".utf8)
             if lastEventID?.trimmingSpaces() != String(snapshot.version) {
@@ -43,9 +45,12 @@ struct EventRoutes {
                     if Task.isCancelled || !stream.write(Array(": heartbeat\n\n".utf8)) { break }
                 }
             }
+            // Runs on the server thread that drops the connection: the subscriber's slot is free
+            // before that thread reads the client's next request.
             stream.onClose {
                 pump.cancel()
                 beat.cancel()
+                engine.immediately { engine in engine.unsubscribe(token, from: id) }
             }
             return HTTPResponse(
                 status: 200,

@@ -33,7 +33,9 @@ public enum SessionID {
         bytes.reserveCapacity(16)
         for _ in 0..<2 {
             let word = generator.next()
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
         return base64URL(bytes)
     }
@@ -86,7 +88,8 @@ public struct EngineLimits: Sendable, Equatable {
 
     /// Creates limits; the defaults are the spec's.
     public init(
-        maxSessions: Int = 100_000, idleTTL: Double = 1800, pager: PagerLimits = PagerLimits(), maxSubscribers: Int = 512,
+        maxSessions: Int = 100_000, idleTTL: Double = 1800, pager: PagerLimits = PagerLimits(),
+        maxSubscribers: Int = 512,
         maxSubscribersPerSession: Int = 32, maxSubscribersPerAddress: Int = 32,
         memoryBudgetBytes: Int = EngineLimits.defaultMemoryBudgetBytes
     ) {

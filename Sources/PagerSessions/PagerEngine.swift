@@ -1,6 +1,16 @@
 public import JSON
 public import PagerModel
 
+/// A subscription to one session's changes.
+public struct Subscription: Sendable {
+    /// The state when it began.
+    public var snapshot: SessionSnapshot
+    /// The changes from then on.
+    public var events: AsyncStream<SessionEvent>
+    /// Identifies it to ``PagerEngine/unsubscribe(_:from:)``.
+    public var token: Int
+}
+
 /// The only shared mutable state of pagerd: the table of sessions, each a `Pager` value.
 ///
 /// Every method reads a session, computes with the pure model and stores the result with no
@@ -76,7 +86,9 @@ public actor PagerEngine {
 
     /// Runs `body` on the engine now, on the calling thread, waiting only for work already
     /// running on it. `body` must not call `immediately` again.
-    public nonisolated func immediately<T: Sendable, E: Error>(_ body: @Sendable (isolated PagerEngine) throws(E) -> T) throws(E) -> T {
+    public nonisolated func immediately<T: Sendable, E: Error>(
+        _ body: @Sendable (isolated PagerEngine) throws(E) -> T
+    ) throws(E) -> T {
         var result: Result<T, E>?
         executor.runExclusively {
             result = assumeIsolated { engine in Result { () throws(E) -> T in try body(engine) } }
@@ -105,7 +117,10 @@ public actor PagerEngine {
         do {
             if let nameValue = body["template"], !nameValue.isNull {
                 guard let name = nameValue.stringValue else {
-                    throw EngineError.pager(PagerError(kind: .invalid, field: "template", detail: "Expected a string, found \(nameValue.kindName)."))
+                    throw EngineError.pager(
+                        PagerError(
+                            kind: .invalid, field: "template", detail: "Expected a string, found \(nameValue.kindName)."
+                        ))
                 }
                 guard let template = templates[name] else { throw EngineError.templateNotFound(name) }
                 return try template.makeDefinition(overrides: body, extraMembers: ["template"])
@@ -127,7 +142,9 @@ public actor PagerEngine {
         guard sessions.count < limits.maxSessions else { throw .atCapacity(limit: limits.maxSessions) }
         let pager: Pager
         do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
-        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes { evictExpired(now: now, limit: Self.evictionBatch) }
+        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes {
+            evictExpired(now: now, limit: Self.evictionBatch)
+        }
         guard storedBytes + pager.storedBytes <= limits.memoryBudgetBytes else {
             throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
         }
@@ -149,7 +166,9 @@ public actor PagerEngine {
     }
 
     /// Applies `command` to session `id` if `precondition` accepts its version.
-    public func apply(_ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil)
+    public func apply(
+        _ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil
+    )
         throws(EngineError) -> CommandResult
     {
         let now = clock.now()
@@ -176,7 +195,10 @@ public actor PagerEngine {
         session.pager = outcome.pager
         let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
         if outcome.changed {
-            publish(SessionEvent(kind: SessionEventKind.of(command, before: before, after: outcome.pager), snapshot: snapshot), to: session)
+            publish(
+                SessionEvent(
+                    kind: SessionEventKind.of(command, before: before, after: outcome.pager), snapshot: snapshot),
+                to: session)
         } else if outcome.edge == .end, outcome.moved == false, outcome.pager.reportedTrailingAction != nil {
             publish(SessionEvent(kind: .actionRequested, snapshot: snapshot), to: session)
         }
@@ -184,7 +206,9 @@ public actor PagerEngine {
     }
 
     /// Applies a PATCH body (merge patch of the settings) to session `id`.
-    public func patch(_ id: String, with body: JSONObject, precondition: VersionPrecondition? = nil)
+    public func patch(
+        _ id: String, with body: JSONObject, precondition: VersionPrecondition? = nil
+    )
         throws(EngineError) -> CommandResult
     {
         guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
@@ -268,9 +292,7 @@ public actor PagerEngine {
     /// Subscribes to the changes of session `id` for a client at `address`. A prompt reader sees
     /// every change; a slow one gets coalesced updates ending at the newest state. It ends after
     /// `deleted`, or when the subscriber cancels.
-    public func subscribe(to id: String, from address: String = "") throws(EngineError)
-        -> (snapshot: SessionSnapshot, events: AsyncStream<SessionEvent>)
-    {
+    public func subscribe(to id: String, from address: String = "") throws(EngineError) -> Subscription {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         guard subscriberCount < limits.maxSubscribers else {
@@ -282,7 +304,8 @@ public actor PagerEngine {
         guard subscribersByAddress[address, default: 0] < limits.maxSubscribersPerAddress else {
             throw .tooManySubscribers(limit: limits.maxSubscribersPerAddress, scope: .address)
         }
-        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
+        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
+            bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let token = nextSubscriberID
         nextSubscriberID += 1
         subscriberCount += 1
@@ -290,16 +313,21 @@ public actor PagerEngine {
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
+        // A consumer that stops iterating without saying so is forgotten too, a hop later.
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
-        return (SessionSnapshot(id: id, pager: session.pager), stream)
+        return Subscription(snapshot: SessionSnapshot(id: id, pager: session.pager), events: stream, token: token)
     }
 
-    /// Forgets a subscriber whose stream ended; one already dropped with its session was counted
-    /// then, so the counts stay exact. A session whose last subscriber left idles from now.
-    private func unsubscribe(_ token: Int, from id: String) {
-        guard let session = sessions[id], let subscriber = session.subscribers.removeValue(forKey: token) else { return }
+    /// Forgets a subscriber whose stream ended; one already forgotten, or dropped with its
+    /// session (and counted then), is ignored, so the counts stay exact. A session whose last
+    /// subscriber left idles from now. The HTTP layer calls it as soon as a stream closes, so
+    /// the subscriber caps free the slot before the client can ask again.
+    public func unsubscribe(_ token: Int, from id: String) {
+        guard let session = sessions[id], let subscriber = session.subscribers.removeValue(forKey: token) else {
+            return
+        }
         subscriberCount -= 1
         releaseAddress(subscriber.address)
         session.lastUsed = clock.now()

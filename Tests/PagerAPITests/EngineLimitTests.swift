@@ -52,7 +52,7 @@ struct EngineLimitTests {
         // Created at 0, 10, 20, 30, 40; now 50. Using the first two makes them the newest.
         _ = try await engine.snapshot(of: ids[0])
         _ = try await engine.apply(.scroll(.progress(0)), to: ids[1])
-        let (_, events) = try await engine.subscribe(to: ids[2], from: "a")
+        let events = try await engine.subscribe(to: ids[2], from: "a").events
         time.advance(by: 95)  // now 145: ids 3 and 4 (last used 30, 40) are past 100 s; 0 and 1 (at 50) are not
         let visits = await engine.evictionVisits
         #expect(await engine.evictExpired() == 2)
@@ -71,7 +71,7 @@ struct EngineLimitTests {
         let time = ManualTime()
         let engine = Self.engine(EngineLimits(idleTTL: 100), time: time)
         let id = try await engine.create(Self.onePage).id
-        var (_, events): (SessionSnapshot, AsyncStream<SessionEvent>?) = try await engine.subscribe(to: id, from: "a")
+        var events: AsyncStream<SessionEvent>? = try await engine.subscribe(to: id, from: "a").events
         time.advance(by: 500)
         events = nil
         // The stream's termination reaches the engine through a task.
@@ -86,7 +86,8 @@ struct EngineLimitTests {
 
     @Test("subscriber caps per session and per address answer with their scope; other addresses still subscribe")
     func subscriberCaps() async throws {
-        let engine = Self.engine(EngineLimits(maxSubscribers: 10, maxSubscribersPerSession: 3, maxSubscribersPerAddress: 2))
+        let engine = Self.engine(
+            EngineLimits(maxSubscribers: 10, maxSubscribersPerSession: 3, maxSubscribersPerAddress: 2))
         let one = try await engine.create(Self.onePage).id
         let two = try await engine.create(Self.onePage).id
         var held: [AsyncStream<SessionEvent>] = []

@@ -21,7 +21,8 @@ struct EngineTests {
     func changeFeed() async throws {
         let engine = PagerEngine(templates: try APITester.shippedTemplates())
         let created = try await engine.create(body: ["template": "media"])
-        let (snapshot, events) = try await engine.subscribe(to: created.id)
+        let subscription = try await engine.subscribe(to: created.id)
+        let snapshot = subscription.snapshot, events = subscription.events
         #expect(snapshot.version == 1)
         let collector = Task {
             var seen: [(SessionEventKind, Int)] = []
@@ -41,7 +42,10 @@ struct EngineTests {
         try await step(.next)  // at the end: no change, nothing published
         try await engine.delete(created.id)
         let seen = await collector.value
-        #expect(seen.map(\.0) == [.pageChanged, .transition, .pagesChanged, .stackChanged, .pageChanged, .pageChanged, .deleted])
+        #expect(
+            seen.map(\.0) == [
+                .pageChanged, .transition, .pagesChanged, .stackChanged, .pageChanged, .pageChanged, .deleted,
+            ])
         #expect(seen.map(\.1) == [2, 3, 4, 5, 6, 7, 7])
         #expect(await engine.subscriberTotal == 0)
     }
@@ -64,7 +68,9 @@ struct EngineTests {
         #expect(try await engine.snapshot(of: id).pager.index == 800 % 3)
     }
 
-    @Test("immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once")
+    @Test(
+        "immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once"
+    )
     func immediateAndAwaitedCommands() async throws {
         let engine = PagerEngine(templates: try APITester.shippedTemplates())
         let id = try await engine.create(body: ["template": "mall"]).id
@@ -80,7 +86,8 @@ struct EngineTests {
             let threads = (0..<8).map { _ in
                 ImmediateCaller {
                     (0..<100).map { _ in
-                        (try? engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })?.snapshot.version ?? -1
+                        (try? engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })?
+                            .snapshot.version ?? -1
                     }
                 }
             }

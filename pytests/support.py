@@ -5,6 +5,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +25,13 @@ class Pagerd:
         )
         self.log = []
         self.port = self._read_port()
+        # Keep reading stderr, so that a chatty server never blocks on a full pipe.
+        self.drainer = threading.Thread(target=self._drain, daemon=True)
+        self.drainer.start()
+
+    def _drain(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
 
     def _read_port(self):
         deadline = time.monotonic() + 15
@@ -61,4 +69,5 @@ class Pagerd:
         try:
             return self.proc.wait(timeout=timeout)
         finally:
-            self.proc.stderr.close()
+            # The drainer ends at the pipe's end of file, once the process has exited.
+            self.drainer.join(timeout=5)

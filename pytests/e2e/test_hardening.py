@@ -23,17 +23,7 @@ SHIPPED_PER_IP_LIMIT = {"PAGERD_PER_IP_CONNECTION_LIMIT": "64"}  # the default; 
 
 
 class Server(Pagerd):
-    """pagerd with its whole stderr collected in `log` by a thread, so a chatty server never blocks
-    on a full pipe."""
-
-    def __init__(self, extra_env=None):
-        super().__init__(extra_env)
-        self.drainer = threading.Thread(target=self._drain, daemon=True)
-        self.drainer.start()
-
-    def _drain(self):
-        for line in self.proc.stderr:
-            self.log.append(line)
+    """pagerd that is killed if it outlives its stop timeout."""
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         """Signals the process and returns its exit status; SIGKILL if it outlives `timeout`."""
