@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+.PHONY: deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
 	container-check clean openapi load memory bench hardening
 
 # Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
@@ -35,20 +35,29 @@ nginx-deps:
 		echo "installing nginx with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx; }
 
-test: deps python-deps browser-deps nginx-deps
+# swift-format's lint over every Swift file (the configuration is .swift-format); warnings are
+# errors in every build (Package.swift), so a clean build is the other half of the lint.
+SWIFT_SOURCES := Sources Tests Fuzz Benchmarks Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
+
+test: deps python-deps browser-deps nginx-deps lint
 	$(SWIFT) test
 	$(SWIFT) build -c release --product pagerd
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
 
 test-swift: deps
 	$(SWIFT) test
 
 test-e2e: build python-deps browser-deps nginx-deps
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q tests/e2e tests/browser
+	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
 
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:
-	bash ../shared/container-check/check.sh --smoke "bash tests/container-smoke.sh" .
+	bash ../shared/container-check/check.sh --smoke "bash pytests/container-smoke.sh" .
 
 # The C program every speed figure is compared with (libmicrohttpd answering a fixed 1 KB body).
 .build/bench/ceiling: bench/ceiling.c

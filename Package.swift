@@ -10,6 +10,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The library and executable targets also treat warnings as errors (test targets cannot: the
+/// testing macros' own expansions warn), and `make lint` checks the formatting.
+let strictSettings: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-warnings-as-errors"])]
+
 let package = Package(
     name: "pagerd",
     platforms: [.macOS(.v15)],
@@ -17,7 +21,6 @@ let package = Package(
         .executable(name: "pagerd", targets: ["pagerd"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -46,7 +49,6 @@ let package = Package(
             name: "PagerApp",
             dependencies: [
                 "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -58,13 +60,15 @@ let package = Package(
             name: "PagerModelTests",
             dependencies: ["PagerModel", "JSON", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "PagerAPITests", dependencies: ["PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport"]),
+        .testTarget(
+            name: "PagerAPITests",
+            dependencies: ["PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport"]),
         .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
     ]
 )
 
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+    target.swiftSettings = (target.swiftSettings ?? []) + (target.type == .test ? swiftSettings : strictSettings)
 }
 
 // Micro-benchmarks stay out of the normal build: `make bench` sets PAGERD_BENCHMARKS.
@@ -89,7 +93,8 @@ if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
     package.targets.append(contentsOf: [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "FuzzJSON", dependencies: ["FuzzSupport", "JSON"], path: "Fuzz/FuzzJSON", swiftSettings: swiftSettings),
+            name: "FuzzJSON", dependencies: ["FuzzSupport", "JSON"], path: "Fuzz/FuzzJSON", swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "FuzzRequests",
             dependencies: ["FuzzSupport", "JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI"],

@@ -10,7 +10,8 @@ func pager(pages count: Int, layout: TabLayout = .scrollable) -> Pager {
     var settings = PagerSettings()
     settings.tabBar.layout = layout
     let pages = (0..<count).map { Page(id: "p\($0)", title: $0 % 2 == 0 ? "상품 \($0)" : "Page \($0)") }
-    return try! Pager(pages: pages, initialPage: .index(count / 2), settings: settings, limits: PagerLimits(maxPages: 2000))
+    return try! Pager(
+        pages: pages, initialPage: .index(count / 2), settings: settings, limits: PagerLimits(maxPages: 2000))
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -47,7 +48,9 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("model: insert into 1000 pages") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try! thousand.applying(.insert(Page(id: "new", title: "New"), at: 500), limits: PagerLimits(maxPages: 2000)))
+            blackHole(
+                try! thousand.applying(
+                    .insert(Page(id: "new", title: "New"), at: 500), limits: PagerLimits(maxPages: 2000)))
         }
     }
 
@@ -60,7 +63,9 @@ let benchmarks: @Sendable () -> Void = {
 
     let loopOfFour = PagerDefinition(
         pages: (0..<4).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: nil,
-        settings: { var s = PagerSettings(); s.mode = .loop; return s }(), catalog: [])
+        settings: {
+            var s = PagerSettings(); s.mode = .loop; return s
+        }(), catalog: [])
     Benchmark("engine: one next, awaited (queued to the engine's executor)") { benchmark in
         let engine = PagerEngine()
         let id = try! await engine.create(loopOfFour).id

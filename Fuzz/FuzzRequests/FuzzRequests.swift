@@ -27,7 +27,8 @@ private final class Harness: Sendable {
     let responder: APIResponder
 
     init() {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("config/templates")
+        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+            "config/templates")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let templates = names.filter { $0.hasSuffix(".json") }.compactMap { name -> Template? in
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),
@@ -38,10 +39,12 @@ private final class Harness: Sendable {
         precondition(!templates.isEmpty, "run the fuzzer from the repository's root, where config/templates is")
         engine = PagerEngine(
             templates: templates,
-            limits: EngineLimits(maxSessions: 1000, pager: PagerLimits(sessionBudgetBytes: 256 << 10), memoryBudgetBytes: 64 << 20))
+            limits: EngineLimits(
+                maxSessions: 1000, pager: PagerLimits(sessionBudgetBytes: 256 << 10), memoryBudgetBytes: 64 << 20))
         let readiness = Readiness()
         readiness.set(true)
-        responder = APIResponder(engine: engine, readiness: readiness, options: APIOptions(corsOrigins: ["https://a.example"]))
+        responder = APIResponder(
+            engine: engine, readiness: readiness, options: APIOptions(corsOrigins: ["https://a.example"]))
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -94,7 +94,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error("expected a member name")
+            }
             let keyOffset = position
             let key = try parseString()
             guard object.count < Self.maxMembers else {
@@ -172,7 +174,9 @@ public struct JSONParser {
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw JSONParseError(reason: "number out of range", offset: start) }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONParseError(reason: "number out of range", offset: start)
+        }
         return value
     }
 
@@ -221,7 +225,8 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 let unit = try parseHex4()
                 if (0xD800...0xDBFF).contains(unit) {
-                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                        bytes[position + 1] == UInt8(ascii: "u")
                     else { throw error("lone high surrogate") }
                     position += 2
                     let low = try parseHex4()

@@ -1,6 +1,6 @@
 import CoreMetrics
-import Prometheus
 import MicroHTTP
+import Prometheus
 
 /// Request counts, latencies and gauges, exported in Prometheus text format at `/metrics`.
 public final class APIMetrics: Sendable {

@@ -1,5 +1,5 @@
-public import MicroHTTP
 import JSON
+public import MicroHTTP
 public import PagerSessions
 import Synchronization
 
@@ -52,7 +52,10 @@ public struct APIResponder: HTTPResponder {
     let cors: CORSPolicy
 
     /// Creates the responder with every route registered.
-    public init(engine: PagerEngine, readiness: Readiness, options: APIOptions = APIOptions(), metrics: APIMetrics = APIMetrics()) {
+    public init(
+        engine: PagerEngine, readiness: Readiness, options: APIOptions = APIOptions(),
+        metrics: APIMetrics = APIMetrics()
+    ) {
         self.options = options
         self.metrics = metrics
         self.cors = CORSPolicy(origins: options.corsOrigins)
@@ -76,7 +79,8 @@ public struct APIResponder: HTTPResponder {
         let started = ContinuousClock.now
         var (response, route) = await route(request)
         cors.decorate(&response, for: request)
-        metrics.record(route: route, method: request.method, status: response.status, duration: ContinuousClock.now - started)
+        metrics.record(
+            route: route, method: request.method, status: response.status, duration: ContinuousClock.now - started)
         return response
     }
 
@@ -134,12 +138,19 @@ public struct APIResponder: HTTPResponder {
         guard let token = options.authToken else { return nil }
         let header = request.headers["Authorization"] ?? ""
         let prefix = "bearer "
-        let presented = header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""
+        let presented =
+            header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""
         if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
         return APIError(
             status: 401, code: "unauthorized",
-            detail: header.isEmpty ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
-            headers: [("WWW-Authenticate", header.isEmpty ? #"Bearer realm="pagerd""# : #"Bearer realm="pagerd", error="invalid_token""#)])
+            detail: header.isEmpty
+                ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
+            headers: [
+                (
+                    "WWW-Authenticate",
+                    header.isEmpty ? #"Bearer realm="pagerd""# : #"Bearer realm="pagerd", error="invalid_token""#
+                )
+            ])
     }
 
     private static func addOperationalRoutes(
@@ -150,7 +161,9 @@ public struct APIResponder: HTTPResponder {
         }
         router.add("GET", "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
-                throw APIError(status: 503, code: "not_ready", detail: "The service is not ready.", headers: [("Retry-After", "1")])
+                throw APIError(
+                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [("Retry-After", "1")]
+                )
             }
             return jsonResponse(["status": "ready"])
         }
@@ -159,8 +172,10 @@ public struct APIResponder: HTTPResponder {
                 (engine.sessionCount, engine.evictions, engine.subscriberTotal)
             }
             let text = metrics.render(
-                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers)
-            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: text)
+                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers
+            )
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: text)
         }
     }
 }

@@ -43,7 +43,8 @@ extension SessionRoutes {
             switch try reader.requiredString("phase") {
             case "begin":
                 guard !reader.has("completed") else {
-                    throw PagerError(kind: .invalid, field: "completed", detail: "'completed' belongs to the end phase.")
+                    throw PagerError(
+                        kind: .invalid, field: "completed", detail: "'completed' belongs to the end phase.")
                 }
                 guard let target = try reader.integer("to") else {
                     throw PagerError(kind: .invalid, field: "to", detail: "'to' is required to begin a transition.")
@@ -54,7 +55,8 @@ extension SessionRoutes {
                     throw PagerError(kind: .invalid, field: "to", detail: "'to' belongs to the begin phase.")
                 }
                 guard let completed = try reader.boolean("completed") else {
-                    throw PagerError(kind: .invalid, field: "completed", detail: "'completed' is required to end a transition.")
+                    throw PagerError(
+                        kind: .invalid, field: "completed", detail: "'completed' is required to end a transition.")
                 }
                 return .endTransition(completed: completed)
             case let other:
@@ -87,7 +89,9 @@ extension SessionRoutes {
                 throw PagerError(kind: .invalid, field: "pages", detail: "'pages' is required.")
             }
             var pages: [Page] = []
-            for (position, value) in values.enumerated() { pages.append(try Page(json: value, field: "pages[\(position)]")) }
+            for (position, value) in values.enumerated() {
+                pages.append(try Page(json: value, field: "pages[\(position)]"))
+            }
             return .replacePages(pages)
         }
     }

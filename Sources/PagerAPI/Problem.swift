@@ -1,5 +1,5 @@
-public import MicroHTTP
 import JSON
+public import MicroHTTP
 
 extension APIError {
     /// The problem+json response for this error.

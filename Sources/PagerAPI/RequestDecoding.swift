@@ -10,7 +10,8 @@ extension HTTPRequest {
         guard !body.isEmpty else { return nil }
         let contentType = headers["Content-Type"] ?? ""
         let mediaType = contentType.split(separator: ";").first.map { String($0).lowercased().trimmingSpaces() } ?? ""
-        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        else {
             throw APIError(
                 status: 415, code: "unsupported_media_type",
                 detail: contentType.isEmpty
@@ -66,7 +67,8 @@ enum ETag {
         for part in trimmed.split(separator: ",") {
             var tag = String(part).trimmingSpaces()
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            guard tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\""), let version = Int(tag.dropFirst().dropLast())
+            guard tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\""),
+                let version = Int(tag.dropFirst().dropLast())
             else { continue }
             versions.append(version)
         }
@@ -114,10 +116,12 @@ extension APIError {
         case .sessionNotFound:
             self.init(status: 404, code: "session_not_found", detail: "No live session has this id.")
         case .templateNotFound(let name):
-            self.init(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.", field: "template")
+            self.init(
+                status: 404, code: "template_not_found", detail: "No template is called '\(name)'.", field: "template")
         case .atCapacity(let limit):
             self.init(
-                status: 503, code: "at_capacity", detail: "The server holds its limit of \(limit) sessions; retry later.",
+                status: 503, code: "at_capacity",
+                detail: "The server holds its limit of \(limit) sessions; retry later.",
                 headers: [("Retry-After", "30")])
         case .tooManySubscribers(let limit, let scope):
             let whose =
@@ -132,7 +136,8 @@ extension APIError {
         case .memoryBudgetExceeded(let limit):
             self.init(
                 status: 503, code: "memory_budget_exceeded",
-                detail: "The server holds its budget of \(limit) bytes of session data; nothing was changed. Retry later.",
+                detail:
+                    "The server holds its budget of \(limit) bytes of session data; nothing was changed. Retry later.",
                 headers: [("Retry-After", "30")])
         case .versionMismatch(let current):
             self.init(

@@ -41,10 +41,12 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `pattern`.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
         let segments = Self.split(pattern).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
+            part.hasPrefix("{") && part.hasSuffix("}")
+                ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
         precondition(
-            !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) registered twice")
+            !routes.contains { $0.method == method && $0.segments == segments },
+            "route \(method) \(pattern) registered twice")
         routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
     }
 

@@ -13,7 +13,9 @@ struct SessionRoutes {
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition: PagerDefinition
-            do throws(EngineError) { definition = try engine.definition(from: body) } catch { throw APIError(engineError: error) }
+            do throws(EngineError) { definition = try engine.definition(from: body) } catch {
+                throw APIError(engineError: error)
+            }
             let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(definition) }
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
@@ -69,7 +71,8 @@ struct SessionRoutes {
         addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}", into: &router) { _, pageID throws(APIError) in
             .remove(pageID: pageID)
         }
-        addPageCommand("POST", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) { request, pageID throws(APIError) in
+        addPageCommand("POST", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
+            request, pageID throws(APIError) in
             let reader = try request.reader(allowing: ["screen"])
             guard reader.has("screen") else { throw APIError.invalidRequest("'screen' is required.", field: "screen") }
             let screen = try reader.read { reader throws(PagerError) in
@@ -77,7 +80,8 @@ struct SessionRoutes {
             }
             return .push(pageID: pageID, screen)
         }
-        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) { request, pageID throws(APIError) in
+        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
+            request, pageID throws(APIError) in
             switch request.queryValue("to") {
             case nil: return .pop(pageID: pageID, toRoot: false)
             case "root": return .pop(pageID: pageID, toRoot: true)

@@ -40,7 +40,9 @@ struct StaticRoutes {
         }
     }
 
-    private static func response(for name: String, in files: [String: WebFile], path: String) throws(APIError) -> HTTPResponse {
+    private static func response(
+        for name: String, in files: [String: WebFile], path: String
+    ) throws(APIError) -> HTTPResponse {
         guard let file = files[name] else { throw APIError.notFound(path) }
         return HTTPResponse(
             status: 200,

@@ -18,7 +18,8 @@ struct TemplateRoutes {
             guard let document = documents[name] else {
                 throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
             }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
         }
     }
 
@@ -34,7 +35,8 @@ struct TemplateRoutes {
             w.field("description"); w.string(template.description)
             w.field("pageCount"); w.int(template.definition["pages"]?.arrayValue?.count ?? 0)
             w.field("mode"); w.string(template.definition["mode"]?.stringValue ?? PagerMode.bounded.rawValue)
-            w.field("layout"); w.string(template.definition["tabBar"]?["layout"]?.stringValue ?? TabLayout.fixed.rawValue)
+            w.field("layout");
+            w.string(template.definition["tabBar"]?["layout"]?.stringValue ?? TabLayout.fixed.rawValue)
             w.field("catalog"); w.beginArray(); for page in template.catalog { w.string(page.id) }; w.endArray()
             w.endObject()
         }

@@ -1,4 +1,5 @@
 public import MicroHTTP
+import PagerAPI
 public import PagerModel
 public import PagerSessions
 
@@ -10,47 +11,52 @@ public enum LogFormat: String, Sendable, CaseIterable {
     case json
 }
 
-/// Everything pagerd is configured with, after the file, the environment and the flags.
+/// The log levels, lowest first.
+public enum LogLevel: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+}
+
+/// Everything pagerd is configured with, after the file, the environment and the flags. Each
+/// default is taken from the library type that uses the setting, so it is stated once.
 public struct Configuration: Sendable, Equatable {
     /// The HTTP server's settings.
     public var server = HTTPServerConfiguration()
     /// Pages per session.
-    public var maxPages = 1000
+    public var maxPages = PagerLimits().maxPages
     /// Screens pushed on one page's stack.
-    public var maxStackDepth = 32
+    public var maxStackDepth = PagerLimits().maxStackDepth
     /// Bytes of JSON content per page or screen.
-    public var maxContentBytes = 16 * 1024
+    public var maxContentBytes = PagerLimits().maxContentBytes
+    /// Bytes of session data one session may hold.
+    public var sessionBudgetBytes = PagerLimits().sessionBudgetBytes
     /// Live sessions.
-    public var maxSessions = 100_000
+    public var maxSessions = EngineLimits().maxSessions
     /// Seconds after which an idle session is evicted.
-    public var idleTTL = 1800
+    public var idleTTL = Int(EngineLimits().idleTTL)
+    /// Event-stream subscribers at once.
+    public var maxSubscribers = EngineLimits().maxSubscribers
+    /// Event-stream subscribers of one session at once.
+    public var maxSubscribersPerSession = EngineLimits().maxSubscribersPerSession
+    /// Event-stream subscribers from one client address at once.
+    public var maxSubscribersPerAddress = EngineLimits().maxSubscribersPerAddress
+    /// Bytes of session data all sessions together may hold.
+    public var memoryBudgetBytes = EngineLimits().memoryBudgetBytes
     /// The bearer token every `/v1` request must carry; nil for none.
-    public var authToken: String?
+    public var authToken = APIOptions().authToken
     /// Origins allowed by CORS; `*` allows any.
-    public var corsOrigins = ["*"]
+    public var corsOrigins = APIOptions().corsOrigins
+    /// Seconds between heartbeats on event streams.
+    public var eventHeartbeat = Int(APIOptions().eventHeartbeat.components.seconds)
+    /// Seconds requests in flight get to finish when stopping.
+    public var shutdownGrace = Int(HTTPServer.defaultGracePeriod.components.seconds)
     /// The folder of template files.
     public var templatesPath = "config/templates"
     /// The folder of the demo web client served at `/`.
     public var webRoot = "web"
-    /// The lowest log level written: trace, debug, info, notice, warning, error, critical.
-    public var logLevel = "info"
+    /// The lowest log level written.
+    public var logLevel = LogLevel.info
     /// The log line format.
     public var logFormat = LogFormat.text
-    /// Seconds requests in flight get to finish when stopping. With the server's 2 s drain the
-    /// default stays under the 10 s a container runtime waits before it kills.
-    public var shutdownGrace = 5
-    /// Seconds between heartbeats on event streams.
-    public var eventHeartbeat = 15
-    /// Event-stream subscribers at once.
-    public var maxSubscribers = 512
-    /// Event-stream subscribers of one session at once.
-    public var maxSubscribersPerSession = 32
-    /// Event-stream subscribers from one client address at once.
-    public var maxSubscribersPerAddress = 32
-    /// Bytes of session data all sessions together may hold.
-    public var memoryBudgetBytes = EngineLimits.defaultMemoryBudgetBytes
-    /// Bytes of session data one session may hold.
-    public var sessionBudgetBytes = PagerLimits.defaultSessionBudgetBytes
 
     /// The defaults.
     public init() {}

@@ -45,7 +45,9 @@ public struct ConfigurationLoader: Sendable {
         return configuration
     }
 
-    private func applyFile(_ bytes: [UInt8], path: String, to configuration: inout Configuration) throws(ConfigurationError) {
+    private func applyFile(
+        _ bytes: [UInt8], path: String, to configuration: inout Configuration
+    ) throws(ConfigurationError) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)

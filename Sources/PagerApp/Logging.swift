@@ -35,8 +35,8 @@ struct JSONLogHandler: LogHandler {
 
 /// Sets up swift-log once for the process.
 enum LogSetup {
-    static func bootstrap(format: LogFormat, level: String) {
-        let level = Logger.Level(rawValue: level) ?? .info
+    static func bootstrap(format: LogFormat, level: LogLevel) {
+        let level = Logger.Level(rawValue: level.rawValue) ?? .info
         LoggingSystem.bootstrap { label in
             switch format {
             case .text:

@@ -23,7 +23,8 @@ public enum Pagerd {
         }
         let configuration: Configuration
         do {
-            configuration = try ConfigurationLoader(environment: environment, flags: flags, configFlag: configFlag).load()
+            configuration = try ConfigurationLoader(environment: environment, flags: flags, configFlag: configFlag)
+                .load()
         } catch {
             printError("pagerd: \(error)", toStandardError: true)
             return 2
@@ -48,7 +49,8 @@ public enum Pagerd {
         let serverSlot = Locked<HTTPServer?>(nil)
         let webFiles = WebLoader.load(from: configuration.webRoot)
         if webFiles == nil {
-            logger.warning("no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])
+            logger.warning(
+                "no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])
         }
         let options = APIOptions(
             authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,

@@ -1,8 +1,12 @@
 import JSON
 import MicroHTTP
 
-/// One setting: its names in the file, the environment and the flags, and how to apply a value.
+/// One setting, declared once: its file key, from which the `PAGERD_*` variable and the flag are
+/// derived; its kind; its help; how a value is stored into a `Configuration`; and how the value
+/// a configuration holds is written, so that the default shown by `--help` is read from
+/// `Configuration()`, whose fields take their defaults from the library types.
 struct Setting: Sendable {
+    /// What values a setting takes.
     enum Kind: Sendable {
         case integer(ClosedRange<Int>)
         case boolean
@@ -19,12 +23,49 @@ struct Setting: Sendable {
         case list([String])
     }
 
+    /// The key in the configuration file, for example `perIPConnectionLimit`.
     let key: String
-    let environment: String
-    let flag: String
+    /// What values it takes.
     let kind: Kind
+    /// One line for `--help`.
     let help: String
+    /// Stores a parsed value.
     let apply: @Sendable (inout Configuration, Value) -> Void
+    /// The value a configuration holds, as it would be written in the environment.
+    let render: @Sendable (Configuration) -> String
+
+    /// The environment variable: `PAGERD_` and the key's words in upper case, `PAGERD_PER_IP_CONNECTION_LIMIT`.
+    var environment: String { "PAGERD_" + Self.words(of: key).map { $0.uppercased() }.joined(separator: "_") }
+
+    /// The command-line flag without its dashes: the key's words in lower case, `per-ip-connection-limit`.
+    var flag: String { Self.words(of: key).map { $0.lowercased() }.joined(separator: "-") }
+
+    /// The default value, as written in the environment.
+    var defaultText: String { render(Configuration()) }
+
+    /// Splits a camel-case key into words, keeping acronyms whole: `perIPConnectionLimit` →
+    /// per, IP, Connection, Limit; `idleTTL` → idle, TTL.
+    static func words(of key: String) -> [String] {
+        let characters = Array(key)
+        var words: [String] = []
+        var current = ""
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            let startsWord =
+                character.isUppercase
+                && (previous?.isLowercase == true || (previous?.isUppercase == true && next?.isLowercase == true))
+            if startsWord, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    // MARK: - Parsing
 
     /// Parses a value from the environment or a flag.
     func parse(text raw: String, source: String) throws(ConfigurationError) -> Value {
@@ -91,6 +132,139 @@ struct Setting: Sendable {
     }
 }
 
+// MARK: - Declaring settings
+
+extension Setting {
+    /// An integer setting in `range`.
+    static func integer(
+        _ key: String, _ path: any WritableKeyPath<Configuration, Int> & Sendable, _ range: ClosedRange<Int>,
+        _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .integer(range), help: help,
+            apply: { configuration, value in
+                if case .integer(let number) = value { configuration[keyPath: path] = number }
+            },
+            render: { String($0[keyPath: path]) })
+    }
+
+    /// A true/false setting.
+    static func boolean(
+        _ key: String, _ path: any WritableKeyPath<Configuration, Bool> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .boolean, help: help,
+            apply: { configuration, value in
+                if case .boolean(let flag) = value { configuration[keyPath: path] = flag }
+            },
+            render: { String($0[keyPath: path]) })
+    }
+
+    /// A non-empty text setting.
+    static func text(
+        _ key: String, _ path: any WritableKeyPath<Configuration, String> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .text(allowEmpty: false), help: help,
+            apply: { configuration, value in
+                if case .text(let text) = value { configuration[keyPath: path] = text }
+            },
+            render: { $0[keyPath: path] })
+    }
+
+    /// A text setting that may be absent: an empty value (or `null` in the file) means none.
+    static func optionalText(
+        _ key: String, _ path: any WritableKeyPath<Configuration, String?> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .text(allowEmpty: true), help: help,
+            apply: { configuration, value in
+                if case .text(let text) = value { configuration[keyPath: path] = text.isEmpty ? nil : text }
+            },
+            render: { $0[keyPath: path] ?? "" })
+    }
+
+    /// A list of strings: an array in the file, comma-separated elsewhere.
+    static func list(
+        _ key: String, _ path: any WritableKeyPath<Configuration, [String]> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .list, help: help,
+            apply: { configuration, value in
+                if case .list(let items) = value { configuration[keyPath: path] = items }
+            },
+            render: { $0[keyPath: path].joined(separator: ",") })
+    }
+
+    /// One of an enumeration's cases, by raw value.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ path: any WritableKeyPath<Configuration, Choice> & Sendable, _ help: String
+    ) -> Setting where Choice.RawValue == String {
+        Setting(
+            key: key, kind: .choice(Choice.allCases.map(\.rawValue)), help: help,
+            apply: { configuration, value in
+                if case .text(let text) = value, let choice = Choice(rawValue: text) {
+                    configuration[keyPath: path] = choice
+                }
+            },
+            render: { $0[keyPath: path].rawValue })
+    }
+
+    /// Every setting, in the order the README and `--help` list them.
+    static let all: [Setting] = [
+        .text("host", \.server.host, "Address to listen on: an IPv4 or IPv6 literal, or localhost."),
+        .integer("port", \.server.port, 0...65535, "Port to listen on; 0 picks a free one."),
+        .choice("threading", \.server.threading, "libmicrohttpd's event loop; both run threadPoolSize threads."),
+        .integer(
+            "threadPoolSize", \.server.threadPoolSize, 1...256,
+            "Server threads, which also answer the requests (at least 2 for epoll-pool)."),
+        .integer("connectionLimit", \.server.connectionLimit, 1...1_000_000, "Connections served at once."),
+        .integer(
+            "perIPConnectionLimit", \.server.perIPConnectionLimit, 0...1_000_000,
+            "Connections from one IP address at once; 0 for none (behind a proxy)."),
+        .integer(
+            "connectionTimeout", \.server.connectionTimeout, 0...86_400,
+            "Seconds an idle connection is kept; 0 forever."),
+        .integer(
+            "connectionMemoryLimit", \.server.connectionMemoryLimit, 4096...16_777_216,
+            "Bytes per connection for the request line and headers."),
+        .boolean(
+            "strictForClient", \.server.strictForClient,
+            "Refuse requests that break HTTP/1.1, such as one without Host."),
+        .integer("maxBodyBytes", \.server.maxBodyBytes, 1...67_108_864, "Largest request body in bytes."),
+        .integer("maxPages", \.maxPages, 1...1_000_000, "Pages per session."),
+        .integer("maxStackDepth", \.maxStackDepth, 0...10_000, "Screens pushed on one page's stack."),
+        .integer("maxContentBytes", \.maxContentBytes, 2...16_777_216, "Bytes of JSON content per page or screen."),
+        .integer("maxSessions", \.maxSessions, 1...100_000_000, "Live sessions."),
+        .integer("idleTTL", \.idleTTL, 1...31_536_000, "Seconds after which an idle session is evicted."),
+        .optionalText("authToken", \.authToken, "Bearer token required on /v1 routes; empty for none."),
+        .list("corsOrigins", \.corsOrigins, "Origins allowed by CORS, comma-separated; * for any."),
+        .text("templates", \.templatesPath, "Folder of template files."),
+        .text("webRoot", \.webRoot, "Folder of the demo web client served at /."),
+        .choice("logLevel", \.logLevel, "Lowest log level written."),
+        .choice("logFormat", \.logFormat, "text, or json (one object per line)."),
+        .integer(
+            "shutdownGrace", \.shutdownGrace, 0...600,
+            "Seconds requests in flight get to finish when stopping (then up to 2 s to hand answers over)."),
+        .integer("eventHeartbeat", \.eventHeartbeat, 1...3600, "Seconds between heartbeat comments on event streams."),
+        .integer("maxSubscribers", \.maxSubscribers, 0...1_000_000, "Event-stream subscribers at once."),
+        .integer(
+            "maxSubscribersPerSession", \.maxSubscribersPerSession, 1...1_000_000,
+            "Event-stream subscribers of one session at once."),
+        .integer(
+            "maxSubscribersPerAddress", \.maxSubscribersPerAddress, 1...1_000_000,
+            "Event-stream subscribers from one client address at once."),
+        .integer(
+            "memoryBudgetBytes", \.memoryBudgetBytes, 65_536...(1 << 50),
+            "Bytes of session data all sessions together may hold."),
+        .integer(
+            "sessionBudgetBytes", \.sessionBudgetBytes, 4096...(1 << 50), "Bytes of session data one session may hold."),
+    ]
+
+    /// The setting whose file key is `key`.
+    static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+}
+
 extension String {
     func trimmed(_ set: String) -> String {
         let characters = Set(set)
@@ -99,113 +273,4 @@ extension String {
         while let last = slice.last, characters.contains(last) { slice = slice.dropLast() }
         return String(slice)
     }
-}
-
-extension Setting {
-    /// Every setting, in the order the README lists them.
-    static let all: [Setting] = [
-        Setting(key: "host", environment: "PAGERD_HOST", flag: "host", kind: .text(allowEmpty: false),
-                help: "Address to listen on (IP literal or localhost).") { $0.server.host = $1.text },
-        Setting(key: "port", environment: "PAGERD_PORT", flag: "port", kind: .integer(0...65535),
-                help: "Port to listen on; 0 picks a free one.") { $0.server.port = $1.integer },
-        Setting(key: "threading", environment: "PAGERD_THREADING", flag: "threading",
-                kind: .choice(HTTPThreading.allCases.map(\.rawValue)),
-                help: "poll (one internal thread) or epoll-pool.") {
-            $0.server.threading = HTTPThreading(rawValue: $1.text) ?? .poll
-        },
-        Setting(key: "threadPoolSize", environment: "PAGERD_THREAD_POOL_SIZE", flag: "thread-pool-size",
-                kind: .integer(1...256), help: "Internal server threads (at least 2 for epoll-pool).") { $0.server.threadPoolSize = $1.integer },
-        Setting(key: "connectionLimit", environment: "PAGERD_CONNECTION_LIMIT", flag: "connection-limit",
-                kind: .integer(1...1_000_000), help: "Connections served at once.") {
-            $0.server.connectionLimit = $1.integer
-        },
-        Setting(key: "perIPConnectionLimit", environment: "PAGERD_PER_IP_CONNECTION_LIMIT",
-                flag: "per-ip-connection-limit", kind: .integer(0...1_000_000),
-                help: "Connections from one IP at once; 0 for none (behind a proxy).") {
-            $0.server.perIPConnectionLimit = $1.integer
-        },
-        Setting(key: "connectionTimeout", environment: "PAGERD_CONNECTION_TIMEOUT", flag: "connection-timeout",
-                kind: .integer(0...86_400), help: "Seconds an idle connection is kept; 0 forever.") {
-            $0.server.connectionTimeout = $1.integer
-        },
-        Setting(key: "connectionMemoryLimit", environment: "PAGERD_CONNECTION_MEMORY_LIMIT",
-                flag: "connection-memory-limit", kind: .integer(4096...16_777_216),
-                help: "Bytes per connection for the request line and headers.") {
-            $0.server.connectionMemoryLimit = $1.integer
-        },
-        Setting(key: "strictForClient", environment: "PAGERD_STRICT_FOR_CLIENT", flag: "strict-for-client",
-                kind: .boolean, help: "Refuse requests that break HTTP/1.1 rules.") {
-            $0.server.strictForClient = $1.boolean
-        },
-        Setting(key: "maxBodyBytes", environment: "PAGERD_MAX_BODY_BYTES", flag: "max-body-bytes",
-                kind: .integer(1...67_108_864), help: "Largest request body in bytes.") {
-            $0.server.maxBodyBytes = $1.integer
-        },
-        Setting(key: "maxPages", environment: "PAGERD_MAX_PAGES", flag: "max-pages", kind: .integer(1...1_000_000),
-                help: "Pages per session.") { $0.maxPages = $1.integer },
-        Setting(key: "maxStackDepth", environment: "PAGERD_MAX_STACK_DEPTH", flag: "max-stack-depth",
-                kind: .integer(0...10_000), help: "Screens pushed on one page's stack.") { $0.maxStackDepth = $1.integer },
-        Setting(key: "maxContentBytes", environment: "PAGERD_MAX_CONTENT_BYTES", flag: "max-content-bytes",
-                kind: .integer(2...16_777_216), help: "Bytes of JSON content per page or screen.") {
-            $0.maxContentBytes = $1.integer
-        },
-        Setting(key: "maxSessions", environment: "PAGERD_MAX_SESSIONS", flag: "max-sessions",
-                kind: .integer(1...100_000_000), help: "Live sessions.") { $0.maxSessions = $1.integer },
-        Setting(key: "idleTTL", environment: "PAGERD_IDLE_TTL", flag: "idle-ttl", kind: .integer(1...31_536_000),
-                help: "Seconds after which an idle session is evicted.") { $0.idleTTL = $1.integer },
-        Setting(key: "authToken", environment: "PAGERD_AUTH_TOKEN", flag: "auth-token", kind: .text(allowEmpty: true),
-                help: "Bearer token required on /v1 routes; empty for none.") {
-            $0.authToken = $1.text.isEmpty ? nil : $1.text
-        },
-        Setting(key: "corsOrigins", environment: "PAGERD_CORS_ORIGINS", flag: "cors-origins", kind: .list,
-                help: "Origins allowed by CORS, comma-separated; * for any.") { $0.corsOrigins = $1.list },
-        Setting(key: "templates", environment: "PAGERD_TEMPLATES", flag: "templates", kind: .text(allowEmpty: false),
-                help: "Folder of template files.") { $0.templatesPath = $1.text },
-        Setting(key: "webRoot", environment: "PAGERD_WEB_ROOT", flag: "web-root", kind: .text(allowEmpty: false),
-                help: "Folder of the demo web client served at /.") { $0.webRoot = $1.text },
-        Setting(key: "logLevel", environment: "PAGERD_LOG_LEVEL", flag: "log-level",
-                kind: .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
-                help: "Lowest log level written.") { $0.logLevel = $1.text },
-        Setting(key: "logFormat", environment: "PAGERD_LOG_FORMAT", flag: "log-format",
-                kind: .choice(LogFormat.allCases.map(\.rawValue)), help: "text or json (one object per line).") {
-            $0.logFormat = LogFormat(rawValue: $1.text) ?? .text
-        },
-        Setting(key: "shutdownGrace", environment: "PAGERD_SHUTDOWN_GRACE", flag: "shutdown-grace",
-                kind: .integer(0...600), help: "Seconds requests in flight get to finish when stopping.") {
-            $0.shutdownGrace = $1.integer
-        },
-        Setting(key: "eventHeartbeat", environment: "PAGERD_EVENT_HEARTBEAT", flag: "event-heartbeat",
-                kind: .integer(1...3600), help: "Seconds between heartbeats on event streams.") {
-            $0.eventHeartbeat = $1.integer
-        },
-        Setting(key: "maxSubscribers", environment: "PAGERD_MAX_SUBSCRIBERS", flag: "max-subscribers",
-                kind: .integer(0...1_000_000), help: "Event-stream subscribers at once.") {
-            $0.maxSubscribers = $1.integer
-        },
-        Setting(key: "maxSubscribersPerSession", environment: "PAGERD_MAX_SUBSCRIBERS_PER_SESSION",
-                flag: "max-subscribers-per-session", kind: .integer(1...1_000_000),
-                help: "Event-stream subscribers of one session at once.") {
-            $0.maxSubscribersPerSession = $1.integer
-        },
-        Setting(key: "maxSubscribersPerAddress", environment: "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS",
-                flag: "max-subscribers-per-address", kind: .integer(1...1_000_000),
-                help: "Event-stream subscribers from one client address at once.") {
-            $0.maxSubscribersPerAddress = $1.integer
-        },
-        Setting(key: "memoryBudgetBytes", environment: "PAGERD_MEMORY_BUDGET_BYTES", flag: "memory-budget-bytes",
-                kind: .integer(65_536...(1 << 50)), help: "Bytes of session data all sessions together may hold.") {
-            $0.memoryBudgetBytes = $1.integer
-        },
-        Setting(key: "sessionBudgetBytes", environment: "PAGERD_SESSION_BUDGET_BYTES", flag: "session-budget-bytes",
-                kind: .integer(4096...(1 << 50)), help: "Bytes of session data one session may hold.") {
-            $0.sessionBudgetBytes = $1.integer
-        },
-    ]
-}
-
-extension Setting.Value {
-    var integer: Int { if case .integer(let value) = self { value } else { 0 } }
-    var boolean: Bool { if case .boolean(let value) = self { value } else { false } }
-    var text: String { if case .text(let value) = self { value } else { "" } }
-    var list: [String] { if case .list(let value) = self { value } else { [] } }
 }

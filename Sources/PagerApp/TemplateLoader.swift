@@ -9,7 +9,8 @@ enum TemplateLoader {
     static func load(from folder: String, limits: PagerLimits) throws(ConfigurationError) -> [Template] {
         let files: [String]
         do {
-            files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+            files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+                .sorted()
         } catch {
             throw ConfigurationError(setting: "templates", source: folder, reason: "the folder cannot be read")
         }
@@ -22,7 +23,8 @@ enum TemplateLoader {
             do {
                 let template = try Template(json: try JSONParser.parse(Array(data)), limits: limits)
                 guard !templates.contains(where: { $0.name == template.name }) else {
-                    throw ConfigurationError(setting: "templates", source: path, reason: "a second template is called '\(template.name)'")
+                    throw ConfigurationError(
+                        setting: "templates", source: path, reason: "a second template is called '\(template.name)'")
                 }
                 templates.append(template)
             } catch let error as ConfigurationError {
@@ -42,7 +44,9 @@ enum WebLoader {
         var files: [String: WebFile] = [:]
         for name in names where !name.hasPrefix(".") {
             let path = (folder as NSString).appendingPathComponent(name)
-            if let data = FileManager.default.contents(atPath: path) { files[name] = WebFile(name: name, bytes: Array(data)) }
+            if let data = FileManager.default.contents(atPath: path) {
+                files[name] = WebFile(name: name, bytes: Array(data))
+            }
         }
         return files
     }

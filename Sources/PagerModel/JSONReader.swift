@@ -23,7 +23,8 @@ public struct JSONReader {
     /// Refuses any member not in `known`.
     public func allowOnly(_ known: Set<String>) throws(PagerError) {
         for key in object.keys where !known.contains(key) {
-            throw .invalid(field: field(key), "Unknown member; expected one of \(known.sorted().joined(separator: ", ")).")
+            throw .invalid(
+                field: field(key), "Unknown member; expected one of \(known.sorted().joined(separator: ", ")).")
         }
     }
 

@@ -66,7 +66,9 @@ public struct Page: Sendable {
     public var stack: [Screen]
 
     /// Creates a page.
-    public init(id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = []) {
+    public init(
+        id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = []
+    ) {
         self.id = id
         self.title = title
         self.tabWidth = tabWidth

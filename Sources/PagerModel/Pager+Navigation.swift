@@ -59,7 +59,9 @@ extension Pager {
             }
             target = value
         case .id(let id):
-            guard let position = pages.firstIndex(where: { $0.id == id }) else { throw .pageNotFound(id, field: "page") }
+            guard let position = pages.firstIndex(where: { $0.id == id }) else {
+                throw .pageNotFound(id, field: "page")
+            }
             target = position
         }
         cancelTransition(report: &report)
@@ -79,7 +81,9 @@ extension Pager {
         var keyframes: [Keyframe] = []
         var position = current
         while position != target {
-            position = wraps ? (position + (direction == .forward ? 1 : -1) + count) % count
+            position =
+                wraps
+                ? (position + (direction == .forward ? 1 : -1) + count) % count
                 : position + (direction == .forward ? 1 : -1)
             keyframes.append(keyframe(at: position))
         }

@@ -18,7 +18,9 @@ extension Pager {
         }
     }
 
-    mutating func insert(_ page: Page, at position: Int?, field: String, limits: PagerLimits, report: inout Report)
+    mutating func insert(
+        _ page: Page, at position: Int?, field: String, limits: PagerLimits, report: inout Report
+    )
         throws(PagerError)
     {
         try page.validate(field: field, limits: limits)
@@ -43,7 +45,9 @@ extension Pager {
         try relayout()
     }
 
-    mutating func insertFromCatalog(id: String, at position: Int?, limits: PagerLimits, report: inout Report)
+    mutating func insertFromCatalog(
+        id: String, at position: Int?, limits: PagerLimits, report: inout Report
+    )
         throws(PagerError)
     {
         guard let page = catalog.first(where: { $0.id == id }) else {
@@ -69,7 +73,9 @@ extension Pager {
         try relayout()
     }
 
-    mutating func update(pageID id: String, _ update: PageUpdate, limits: PagerLimits, report: inout Report)
+    mutating func update(
+        pageID id: String, _ update: PageUpdate, limits: PagerLimits, report: inout Report
+    )
         throws(PagerError)
     {
         let position = try position(of: id)
@@ -124,7 +130,8 @@ extension Pager {
         try relayout()
     }
 
-    mutating func push(_ screen: Screen, onto id: String, limits: PagerLimits, report: inout Report) throws(PagerError) {
+    mutating func push(_ screen: Screen, onto id: String, limits: PagerLimits, report: inout Report) throws(PagerError)
+    {
         let position = try position(of: id)
         try screen.validate(field: "screen", limits: limits)
         guard pages[position].stack.count < limits.maxStackDepth else {

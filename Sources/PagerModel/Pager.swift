@@ -51,7 +51,9 @@ public struct Pager: Sendable, Equatable {
     ) throws(PagerError) {
         try settings.validate()
         try Self.validate(pages: pages, field: "pages", limits: limits)
-        for (position, page) in catalog.enumerated() { try page.validate(field: "catalog[\(position)]", limits: limits) }
+        for (position, page) in catalog.enumerated() {
+            try page.validate(field: "catalog[\(position)]", limits: limits)
+        }
         self.pages = pages
         self.settings = settings
         self.catalog = catalog
@@ -65,11 +67,14 @@ public struct Pager: Sendable, Equatable {
             index = pages.isEmpty ? nil : 0
         case .index(let value):
             guard pages.indices.contains(value) else {
-                throw .indexOutOfRange(field: "initialPage", value, pages.isEmpty ? "an empty pager" : "0...\(pages.count - 1)")
+                throw .indexOutOfRange(
+                    field: "initialPage", value, pages.isEmpty ? "an empty pager" : "0...\(pages.count - 1)")
             }
             index = value
         case .id(let id):
-            guard let position = pages.firstIndex(where: { $0.id == id }) else { throw .pageNotFound(id, field: "initialPage") }
+            guard let position = pages.firstIndex(where: { $0.id == id }) else {
+                throw .pageNotFound(id, field: "initialPage")
+            }
             index = position
         }
     }
@@ -97,7 +102,8 @@ public struct Pager: Sendable, Equatable {
 
     static func validate(pages: [Page], field: String, limits: PagerLimits) throws(PagerError) {
         guard pages.count <= limits.maxPages else {
-            throw .limitExceeded(field: field, "A pager holds at most \(limits.maxPages) pages; \(pages.count) were given.")
+            throw .limitExceeded(
+                field: field, "A pager holds at most \(limits.maxPages) pages; \(pages.count) were given.")
         }
         var seen = Set<String>()
         seen.reserveCapacity(pages.count)
@@ -160,7 +166,8 @@ public struct PageUpdate: Sendable, Equatable {
     public var moveTo: Int?
 
     /// Creates an update.
-    public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil) {
+    public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil)
+    {
         self.title = title
         self.newContent = content.map { ($0, ContentMeasure($0)) }
         self.tabWidth = tabWidth
@@ -223,7 +230,9 @@ public struct PagerOutcome: Sendable, Equatable {
 extension Pager {
     /// Applies `command`, returning the new pager and what happened; throws, changing nothing,
     /// when the command is refused.
-    public func applying(_ command: PagerCommand, limits: PagerLimits = PagerLimits()) throws(PagerError) -> PagerOutcome {
+    public func applying(
+        _ command: PagerCommand, limits: PagerLimits = PagerLimits()
+    ) throws(PagerError) -> PagerOutcome {
         var next = self
         var report = Report()
         switch command {
@@ -233,7 +242,8 @@ extension Pager {
         case .scroll(let input): try next.scroll(input, report: &report)
         case .beginTransition(let target): try next.beginTransition(to: target, report: &report)
         case .endTransition(let completed): next.endTransition(completed: completed, report: &report)
-        case .insert(let page, let position): try next.insert(page, at: position, field: "page", limits: limits, report: &report)
+        case .insert(let page, let position):
+            try next.insert(page, at: position, field: "page", limits: limits, report: &report)
         case .insertFromCatalog(let id, let position):
             try next.insertFromCatalog(id: id, at: position, limits: limits, report: &report)
         case .remove(let id): try next.remove(pageID: id, report: &report)

@@ -14,7 +14,9 @@ public struct PagerDefinition: Sendable, Equatable {
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
-    public init(json object: JSONObject, catalog: [Page] = [], extraMembers: Set<String> = [], requirePages: Bool = true)
+    public init(
+        json object: JSONObject, catalog: [Page] = [], extraMembers: Set<String> = [], requirePages: Bool = true
+    )
         throws(PagerError)
     {
         let reader = try JSONReader(.object(object))
@@ -26,13 +28,17 @@ public struct PagerDefinition: Sendable, Equatable {
         }
         var pages: [Page] = []
         pages.reserveCapacity(pageValues.count)
-        for (position, value) in pageValues.enumerated() { pages.append(try Page(json: value, field: "pages[\(position)]")) }
+        for (position, value) in pageValues.enumerated() {
+            pages.append(try Page(json: value, field: "pages[\(position)]"))
+        }
         var initialPage: Pager.InitialPage?
         if let value = reader.value("initialPage") {
             switch value {
             case .string(let id): initialPage = .id(id)
             case .number:
-                guard let index = value.intValue else { throw reader.mismatch("initialPage", "an index or a page id", value) }
+                guard let index = value.intValue else {
+                    throw reader.mismatch("initialPage", "an index or a page id", value)
+                }
                 initialPage = .index(index)
             default: throw reader.mismatch("initialPage", "an index or a page id", value)
             }
@@ -65,7 +71,8 @@ extension Page {
         }
         self.init(
             id: try reader.requiredString("id"), title: try reader.requiredString("title"),
-            tabWidth: try reader.number("tabWidth"), content: try reader.rawObject("content") ?? JSONObject(), stack: stack)
+            tabWidth: try reader.number("tabWidth"), content: try reader.rawObject("content") ?? JSONObject(),
+            stack: stack)
     }
 }
 
@@ -74,7 +81,9 @@ extension Screen {
     public init(json value: JSONValue, field: String) throws(PagerError) {
         let reader = try JSONReader(value, path: field)
         try reader.allowOnly(["id", "title", "content"])
-        self.init(id: try reader.requiredString("id"), title: try reader.string("title"), content: try reader.rawObject("content"))
+        self.init(
+            id: try reader.requiredString("id"), title: try reader.string("title"),
+            content: try reader.rawObject("content"))
     }
 }
 
@@ -117,7 +126,8 @@ extension PagerSettings {
         if let empty = try reader.object("emptyState") {
             try empty.allowOnly(["title", "action"])
             emptyState = EmptyState(
-                title: try empty.requiredString("title"), action: try empty.object("action").map(PagerAction.init(reader:)))
+                title: try empty.requiredString("title"),
+                action: try empty.object("action").map(PagerAction.init(reader:)))
         }
     }
 
@@ -130,7 +140,9 @@ extension PagerSettings {
                 "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
                 "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),
                 "tabPadding": .number(tabBar.tabPadding), "charWidth": .number(tabBar.charWidth),
-                "indicator": ["style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight)],
+                "indicator": [
+                    "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
+                ],
             ],
             "preload": .number(Double(preload)),
         ]

@@ -87,8 +87,10 @@ public struct PagerSettings: Sendable, Equatable {
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")
-        for (value, field) in [(tabBar.spacing, "tabBar.spacing"), (tabBar.inset, "tabBar.inset"),
-                               (tabBar.tabPadding, "tabBar.tabPadding")] {
+        for (value, field) in [
+            (tabBar.spacing, "tabBar.spacing"), (tabBar.inset, "tabBar.inset"),
+            (tabBar.tabPadding, "tabBar.tabPadding"),
+        ] {
             try Page.validateNonNegative(value, field: field)
         }
         guard (0...Self.maxPreload).contains(preload) else {

@@ -32,7 +32,8 @@ struct TabGeometry: Sendable, Equatable {
     func frame(_ index: Int) -> Frame {
         switch storage {
         case .none: Frame(x: 0, width: 0)
-        case .fixed(let width, let inset, let spacing): Frame(x: inset + Double(index) * (width + spacing), width: width)
+        case .fixed(let width, let inset, let spacing):
+            Frame(x: inset + Double(index) * (width + spacing), width: width)
         case .scrollable(let xs, let widths): Frame(x: xs[index], width: widths[index])
         }
     }
@@ -56,7 +57,8 @@ struct TabGeometry: Sendable, Equatable {
             guard width > 0, width.isFinite else {
                 throw .invalid(
                     field: "tabBar",
-                    "With \(count) fixed tabs, spacing \(bar.spacing) and inset \(bar.inset) in a viewport of \(W) points, each tab would be \(width) points wide; it must be wider than 0.")
+                    "With \(count) fixed tabs, spacing \(bar.spacing) and inset \(bar.inset) in a viewport of \(W) points, each tab would be \(width) points wide; it must be wider than 0."
+                )
             }
             return TabGeometry(storage: .fixed(width: width, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
         case .scrollable:

@@ -37,7 +37,9 @@ public struct Template: Sendable, Equatable {
     }
 
     /// The definition of a session created from this template with `overrides` merged over it.
-    public func makeDefinition(overrides: JSONObject, extraMembers: Set<String> = []) throws(PagerError) -> PagerDefinition {
+    public func makeDefinition(
+        overrides: JSONObject, extraMembers: Set<String> = []
+    ) throws(PagerError) -> PagerDefinition {
         let reader = try JSONReader(.object(overrides))
         try reader.allowOnly(PagerDefinition.members.union(extraMembers))
         var merged = definition.merging(patch: overrides)

@@ -44,9 +44,14 @@ struct JSONTests {
     @Test(
         "the writer produces compact JSON that reads back the same",
         arguments: [
-            (JSONValue.object(["x": 97.5, "n": 3, "s": "q\"\\\n\u{01}", "neg": -0.25, "big": 1e20]),
-             "{\"x\":97.5,\"n\":3,\"s\":\"q\\\"\\\\\\n\\u0001\",\"neg\":-0.25,\"big\":1e+20}"),
-            (JSONValue.object(["a": [], "b": .object([:]), "c": nil, "d": false]), "{\"a\":[],\"b\":{},\"c\":null,\"d\":false}"),
+            (
+                JSONValue.object(["x": 97.5, "n": 3, "s": "q\"\\\n\u{01}", "neg": -0.25, "big": 1e20]),
+                "{\"x\":97.5,\"n\":3,\"s\":\"q\\\"\\\\\\n\\u0001\",\"neg\":-0.25,\"big\":1e+20}"
+            ),
+            (
+                JSONValue.object(["a": [], "b": .object([:]), "c": nil, "d": false]),
+                "{\"a\":[],\"b\":{},\"c\":null,\"d\":false}"
+            ),
             (.string("\u{2028}한"), "\"\\u2028한\""),
         ])
     func writes(value: JSONValue, expected: String) throws {
@@ -66,7 +71,9 @@ struct JSONTests {
 
 @Suite("JSON writer fast paths")
 struct JSONWriterFastPathTests {
-    @Test("integers are written digit by digit, including the extremes", arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
+    @Test(
+        "integers are written digit by digit, including the extremes",
+        arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
     func integers(value: Int) {
         var writer = JSONWriter()
         writer.int(value)
@@ -103,7 +110,11 @@ struct JSONWriterFastPathTests {
 
     @Test(
         "fractions are written in the shortest text that reads back to the same Double",
-        arguments: [97.5, -48.75, 0.1, 0.3, 1.0 / 3.0, 0.1 + 0.2, 123_456_789.125, 390.0 / 7.0, 1e-7, -2.5e-3, 5e-324, 1.7976931348623157e308, 0.000001, 0.001, 0.0123, 999_999_999.999999]
+        arguments: [
+            97.5, -48.75, 0.1, 0.3, 1.0 / 3.0, 0.1 + 0.2, 123_456_789.125, 390.0 / 7.0, 1e-7, -2.5e-3,
+            Double.leastNonzeroMagnitude,
+            1.7976931348623157e308, 0.000001, 0.001, 0.0123, 999_999_999.999999,
+        ]
     )
     func fractions(value: Double) throws {
         var writer = JSONWriter()
@@ -117,7 +128,9 @@ struct JSONWriterFastPathTests {
     @Test("commas stay right in containers nested deeper than 64 levels")
     func deepNesting() throws {
         var value: JSONValue = [1, 2]
-        for level in 0..<100 { value = [JSONValue.number(Double(level)), value, ["k": value.arrayValue?.first ?? .null, "z": true]] }
+        for level in 0..<100 {
+            value = [JSONValue.number(Double(level)), value, ["k": value.arrayValue?.first ?? .null, "z": true]]
+        }
         #expect(String(decoding: JSONWriter.encode(value), as: UTF8.self) == Self.reference(value))
     }
 
@@ -125,11 +138,11 @@ struct JSONWriterFastPathTests {
     static func reference(_ value: JSONValue) -> String {
         switch value {
         case .array(let elements): "[" + elements.map(reference).joined(separator: ",") + "]"
-        case .object(let object): "{" + object.map { "\"\($0.key)\":" + reference($0.value) }.joined(separator: ",") + "}"
+        case .object(let object):
+            "{" + object.map { "\"\($0.key)\":" + reference($0.value) }.joined(separator: ",") + "}"
         case .number(let n): String(Int(n))
         case .bool(let b): String(b)
         default: "null"
         }
     }
 }
-

@@ -89,8 +89,10 @@ struct ServerSocketTests {
         try await withTestServer(configuration) { server in
             let port = server.port
             let (ok, refused) = try await onThread {
-                let a = try RawHTTPConnection(port: port).request("PUT", "/cap", body: [UInt8](repeating: 65, count: 1000))
-                let b = try RawHTTPConnection(port: port).request("PUT", "/cap", body: [UInt8](repeating: 65, count: 1001))
+                let a = try RawHTTPConnection(port: port).request(
+                    "PUT", "/cap", body: [UInt8](repeating: 65, count: 1000))
+                let b = try RawHTTPConnection(port: port).request(
+                    "PUT", "/cap", body: [UInt8](repeating: 65, count: 1001))
                 return (a, b)
             }
             #expect(ok.status == 200)
@@ -114,7 +116,8 @@ struct ServerSocketTests {
                                 let body = Array("client \(client) request \(i)".utf8)
                                 let response = try connection.request("POST", "/c/\(client)?i=\(i)", body: body)
                                 if response.status == 200, response.body == body,
-                                    response.headers["X-Path"] == "/c/\(client)", response.headers["X-Query"] == "i=\(i)"
+                                    response.headers["X-Path"] == "/c/\(client)",
+                                    response.headers["X-Query"] == "i=\(i)"
                                 {
                                     correct += 1
                                 }
@@ -167,7 +170,9 @@ struct ServerSocketTests {
         let inFlight = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<20 {
-                    group.addTask { try await onThread { try RawHTTPConnection(port: port).request("GET", "/busy/\(i)").status } }
+                    group.addTask {
+                        try await onThread { try RawHTTPConnection(port: port).request("GET", "/busy/\(i)").status }
+                    }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
@@ -234,9 +239,11 @@ struct ServerSocketTests {
     func portInUse() async throws {
         try await withTestServer { server in
             let second = HTTPServer(
-                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: server.port), responder: EchoResponder())
+                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: server.port), responder: EchoResponder()
+            )
             #expect(throws: HTTPServerError.startFailed(host: "127.0.0.1", port: server.port)) { try second.start() }
-            let bad = HTTPServer(configuration: HTTPServerConfiguration(host: "example.com"), responder: EchoResponder())
+            let bad = HTTPServer(
+                configuration: HTTPServerConfiguration(host: "example.com"), responder: EchoResponder())
             #expect(throws: HTTPServerError.invalidHost("example.com")) { try bad.start() }
         }
     }

@@ -62,7 +62,8 @@ struct StreamLifecycleTests {
         for _ in 0..<3 {
             let keeper = StreamKeeper()
             let server = HTTPServer(
-                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0), responder: keeper)
+                configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0),
+                responder: keeper)
             try server.start()
             let port = server.port
             let kept = try RawHTTPConnection(port: port)

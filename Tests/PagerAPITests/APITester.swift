@@ -32,8 +32,11 @@ struct APITester {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let folder = url.appendingPathComponent("config/templates")
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-            .map { try Template(json: try JSONParser.parse(Array(Data(contentsOf: folder.appendingPathComponent($0))))) }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
+            .map {
+                try Template(json: try JSONParser.parse(Array(Data(contentsOf: folder.appendingPathComponent($0)))))
+            }
     }
 
     struct Reply {
@@ -64,7 +67,8 @@ struct APITester {
     func create(_ json: String) async throws -> String {
         let reply = await send("POST", "/v1/sessions", json: json)
         guard reply.status == 201, let id = reply["id"]?.stringValue else {
-            throw RawHTTPError.malformed("create failed: \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+            throw RawHTTPError.malformed(
+                "create failed: \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
         }
         return id
     }

@@ -24,7 +24,8 @@ struct HTTPFaceTests {
     func templates() async throws {
         let api = try APITester()
         let list = await api.send("GET", "/v1/templates")
-        #expect(list["templates"]?.arrayValue?.map { $0["name"] } == ["mall", "media", "piggybank", "posepicker", "snap"])
+        #expect(
+            list["templates"]?.arrayValue?.map { $0["name"] } == ["mall", "media", "piggybank", "posepicker", "snap"])
         let mall = await api.send("GET", "/v1/templates/mall")
         #expect(mall["mode"] == "loop" && mall["pages"]?.arrayValue?.count == 3)
         let none = await api.send("GET", "/v1/templates/zzz")
@@ -36,14 +37,19 @@ struct HTTPFaceTests {
         let api = try APITester(options: APIOptions(corsOrigins: ["https://app.example"]))
         let preflight = await api.send(
             "OPTIONS", "/v1/sessions/abc/next",
-            headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "POST"),
-                      ("Access-Control-Request-Headers", "content-type, if-match")])
+            headers: [
+                ("Origin", "https://app.example"), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "content-type, if-match"),
+            ])
         #expect(preflight.status == 204)
         #expect(preflight.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(preflight.headers["Access-Control-Allow-Methods"] == "POST, OPTIONS")
-        #expect(preflight.headers["Access-Control-Allow-Headers"] == "Content-Type, If-Match, If-None-Match, Authorization, Last-Event-ID")
+        #expect(
+            preflight.headers["Access-Control-Allow-Headers"]
+                == "Content-Type, If-Match, If-None-Match, Authorization, Last-Event-ID")
         #expect(preflight.headers["Vary"] == "Origin")
-        let created = await api.send("POST", "/v1/sessions", json: #"{"template": "mall"}"#, headers: [("Origin", "https://app.example")])
+        let created = await api.send(
+            "POST", "/v1/sessions", json: #"{"template": "mall"}"#, headers: [("Origin", "https://app.example")])
         #expect(created.headers["Access-Control-Allow-Origin"] == "https://app.example")
         #expect(created.headers["Access-Control-Expose-Headers"] == "ETag, Location, Retry-After")
         let stranger = await api.send("GET", "/v1/templates", headers: [("Origin", "https://evil.example")])
@@ -82,7 +88,8 @@ struct HTTPFaceTests {
         _ = await api.send("POST", "/v1/sessions/\(id)/next")
         _ = await api.send("GET", "/v1/sessions/nope")
         let text = String(decoding: await api.send("GET", "/metrics").body, as: UTF8.self)
-        #expect(text.contains(#"pagerd_http_requests_total{route="/v1/sessions/{id}/next",method="POST",status="200"} 2"#))
+        #expect(
+            text.contains(#"pagerd_http_requests_total{route="/v1/sessions/{id}/next",method="POST",status="200"} 2"#))
         #expect(text.contains(#"pagerd_http_requests_total{route="/v1/sessions/{id}",method="GET",status="404"} 1"#))
         #expect(text.contains("pagerd_sessions 1"))
         #expect(text.contains("pagerd_http_request_duration_seconds_bucket"))

@@ -10,7 +10,8 @@ struct HardeningAPITests {
     @Test("a body with a member name twice is 400 invalid_json and creates nothing")
     func duplicateMembers() async throws {
         let api = try APITester()
-        let reply = await api.send("POST", "/v1/sessions", json: #"{"pages": [], "pages": [{"id": "a", "title": "A"}]}"#)
+        let reply = await api.send(
+            "POST", "/v1/sessions", json: #"{"pages": [], "pages": [{"id": "a", "title": "A"}]}"#)
         #expect(reply.status == 400 && reply.code == "invalid_json")
         #expect(reply["detail"]?.stringValue?.contains("duplicate member name 'pages'") == true)
         #expect(await api.engine.sessionCount == 0)
@@ -32,7 +33,9 @@ struct HardeningAPITests {
         var last = await api.send("GET", "/v1/sessions/\(id)")
         var refused: APITester.Reply?
         for i in 0..<10 {
-            let reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "p\#(i)", "title": "P", "content": {"b": "\#(blob)"}}}"#)
+            let reply = await api.send(
+                "POST", "/v1/sessions/\(id)/pages",
+                json: #"{"page": {"id": "p\#(i)", "title": "P", "content": {"b": "\#(blob)"}}}"#)
             if reply.status != 200 {
                 refused = reply
                 break
@@ -47,7 +50,8 @@ struct HardeningAPITests {
     @Test("over the memory budget: 503 memory_budget_exceeded with Retry-After; deleting frees room")
     func memoryBudget() async throws {
         let api = try APITester(limits: EngineLimits(memoryBudgetBytes: 30_000))
-        let page = #"{"pages": [{"id": "a", "title": "A", "content": {"b": "\#(String(repeating: "y", count: 8000))"}}]}"#
+        let page =
+            #"{"pages": [{"id": "a", "title": "A", "content": {"b": "\#(String(repeating: "y", count: 8000))"}}]}"#
         var ids: [String] = []
         var refused: APITester.Reply?
         for _ in 0..<10 {
@@ -59,7 +63,9 @@ struct HardeningAPITests {
             ids.append(id)
         }
         #expect(ids.count == 3)
-        #expect(refused?.status == 503 && refused?.code == "memory_budget_exceeded" && refused?.headers["Retry-After"] == "30")
+        #expect(
+            refused?.status == 503 && refused?.code == "memory_budget_exceeded"
+                && refused?.headers["Retry-After"] == "30")
         #expect(await api.send("DELETE", "/v1/sessions/\(ids[0])").status == 204)
         #expect(await api.send("POST", "/v1/sessions", json: page).status == 201)
     }
@@ -94,9 +100,11 @@ struct HardeningAPITests {
             #expect(reply.headers.values(for: "Vary") == ["Origin"])
         }
         let preflight = await api.send(
-            "OPTIONS", "/v1/sessions", headers: [("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST")])
+            "OPTIONS", "/v1/sessions",
+            headers: [("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST")])
         #expect(preflight.headers.values(for: "Vary") == ["Origin"])
         let open = try APITester()
-        #expect(await open.send("GET", "/v1/templates", headers: [("Origin", "https://b.example")]).headers["Vary"] == nil)
+        #expect(
+            await open.send("GET", "/v1/templates", headers: [("Origin", "https://b.example")]).headers["Vary"] == nil)
     }
 }

@@ -2,8 +2,8 @@ import JSON
 import MicroHTTP
 import PagerAPI
 import PagerModel
-import TestSupport
 import PagerSessions
+import TestSupport
 import Testing
 
 @Suite("The v1 API in-process: sessions and commands")
@@ -33,10 +33,13 @@ struct SessionAPITests {
         let api = try APITester()
         let reply = await api.send(
             "POST", "/v1/sessions",
-            json: #"{"pages": [{"id": "chat", "title": "Chat"}, {"id": "snap", "title": "Snap"}, {"id": "stories", "title": "Stories"}, {"id": "discover", "title": "Discover"}], "initialPage": 1}"#)
+            json:
+                #"{"pages": [{"id": "chat", "title": "Chat"}, {"id": "snap", "title": "Snap"}, {"id": "stories", "title": "Stories"}, {"id": "discover", "title": "Discover"}], "initialPage": 1}"#
+        )
         #expect(reply.status == 201)
         #expect(reply["tabs"]?.arrayValue?.first == ["index": 0, "id": "chat", "title": "Chat", "x": 0, "width": 97.5])
-        #expect(reply["indicator"] == ["x": 97.5, "width": 97.5, "height": 2, "segments": [["x": 97.5, "width": 97.5]]])
+        #expect(
+            reply["indicator"] == ["x": 97.5, "width": 97.5, "height": 2, "segments": [["x": 97.5, "width": 97.5]]])
         #expect(reply["page"] == ["id": "snap", "title": "Snap", "content": .object([:]), "stack": []])
     }
 
@@ -49,8 +52,14 @@ struct SessionAPITests {
             (#"{"pages": [], "colour": 1}"#, 400, "invalid_request", "colour"),
             (#"{"pages": [{"id": "a", "title": "A"}], "initialPage": 5}"#, 422, "index_out_of_range", "initialPage"),
             (#"{"pages": [{"id": "a", "title": "A"}], "initialPage": "b"}"#, 404, "page_not_found", "initialPage"),
-            (#"{"pages": [{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]}"#, 409, "duplicate_page_id", "pages[1].id"),
-            (#"{"pages": [{"id": "a", "title": "A"}], "viewport": {"width": -1}}"#, 400, "invalid_request", "viewport.width"),
+            (
+                #"{"pages": [{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]}"#, 409, "duplicate_page_id",
+                "pages[1].id"
+            ),
+            (
+                #"{"pages": [{"id": "a", "title": "A"}], "viewport": {"width": -1}}"#, 400, "invalid_request",
+                "viewport.width"
+            ),
             (#"{"template": "media", "tabBar": {"spacing": 200}}"#, 400, "invalid_request", "tabBar"),
             (#"[1, 2]"#, 400, "invalid_request", ""),
             (#"{"pages": [1]}"#, 400, "invalid_request", "pages[0]"),
@@ -71,17 +80,21 @@ struct SessionAPITests {
         let api = try APITester()
         let broken = await api.send("POST", "/v1/sessions", json: #"{"template": "#)
         #expect(broken.status == 400 && broken.code == "invalid_json")
-        let form = await api.send("POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: "application/x-www-form-urlencoded")
+        let form = await api.send(
+            "POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: "application/x-www-form-urlencoded")
         #expect(form.status == 415 && form.code == "unsupported_media_type")
         let missing = await api.send("POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: nil)
         #expect(missing.status == 415)
-        let charset = await api.send("POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: "application/json; charset=UTF-8")
+        let charset = await api.send(
+            "POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: "application/json; charset=UTF-8")
         #expect(charset.status == 201)
     }
 
-    @Test("any id that names no live session answers 404 session_not_found", arguments: [
-        "nope", "AAAAAAAAAAAAAAAAAAAAAA", "%00", String(repeating: "x", count: 500), "..",
-    ])
+    @Test(
+        "any id that names no live session answers 404 session_not_found",
+        arguments: [
+            "nope", "AAAAAAAAAAAAAAAAAAAAAA", "%00", String(repeating: "x", count: 500), "..",
+        ])
     func unknownSession(id: String) async throws {
         let api = try APITester()
         for (method, suffix) in [("GET", ""), ("POST", "/next"), ("DELETE", ""), ("GET", "/pages"), ("PATCH", "")] {
@@ -154,11 +167,14 @@ struct SessionAPITests {
         let api = try APITester()
         let id = try await api.create(#"{"template": "piggybank"}"#)
         let state = await api.send("GET", "/v1/sessions/\(id)")
-        #expect(state["empty"] == true && state["index"] == .null && state["page"] == .null && state["indicator"] == .null)
+        #expect(
+            state["empty"] == true && state["index"] == .null && state["page"] == .null && state["indicator"] == .null)
         #expect(state["emptyState"]?["action"]?["id"] == "add-bottle" && state["trailingAction"] == .null)
         #expect(state["canGoNext"] == false && state["preload"] == [] && state["pageOffset"] == 0)
-        for (command, body) in [("next", ""), ("previous", ""), ("select", #"{"index": 0}"#), ("scroll", #"{"progress": 0.2}"#),
-                                ("transition", #"{"phase": "begin", "to": 0}"#)] {
+        for (command, body) in [
+            ("next", ""), ("previous", ""), ("select", #"{"index": 0}"#), ("scroll", #"{"progress": 0.2}"#),
+            ("transition", #"{"phase": "begin", "to": 0}"#),
+        ] {
             let reply = await api.send("POST", "/v1/sessions/\(id)/\(command)", json: body.isEmpty ? nil : body)
             #expect(reply.status == 409 && reply.code == "empty_pager", "\(command)")
         }
@@ -194,15 +210,18 @@ struct SessionAPITests {
         let id = try await api.create(#"{"template": "posepicker", "initialPage": "posetalk"}"#)
         var reply = await api.send("GET", "/v1/sessions/\(id)/pages")
         #expect(reply["pages"]?.arrayValue?.map { $0["id"] } == ["posepick", "posetalk", "posefeed"])
-        reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "new", "title": "New"}, "at": 0}"#)
-        #expect(reply.status == 200 && reply["index"] == 2 && reply["page"]?["id"] == "posetalk" && reply["pageCount"] == 4)
+        reply = await api.send(
+            "POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "new", "title": "New"}, "at": 0}"#)
+        #expect(
+            reply.status == 200 && reply["index"] == 2 && reply["page"]?["id"] == "posetalk" && reply["pageCount"] == 4)
         reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"from": "bookmark"}"#)
         #expect(reply["tabs"]?.arrayValue?.last?["title"] == "북마크")
         reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"from": "bookmark"}"#)
         #expect(reply.status == 409 && reply.code == "duplicate_page_id")
         reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"from": "nothing"}"#)
         #expect(reply.status == 404 && reply.code == "page_not_found" && reply.field == "from")
-        reply = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "x", "title": "X"}, "at": 9}"#)
+        reply = await api.send(
+            "POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "x", "title": "X"}, "at": 9}"#)
         #expect(reply.status == 422 && reply.code == "index_out_of_range" && reply.field == "at")
         reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/posetalk", json: #"{"moveTo": 0, "title": "톡"}"#)
         #expect(reply["index"] == 0 && reply["page"]?["title"] == "톡")
@@ -212,7 +231,9 @@ struct SessionAPITests {
         #expect(reply.status == 200 && reply["index"] == 0 && reply["page"]?["id"] == "new")
         reply = await api.send("DELETE", "/v1/sessions/\(id)/pages/posetalk")
         #expect(reply.status == 404 && reply.code == "page_not_found")
-        reply = await api.send("PUT", "/v1/sessions/\(id)/pages", json: #"{"pages": [{"id": "a", "title": "A"}, {"id": "new", "title": "N"}]}"#)
+        reply = await api.send(
+            "PUT", "/v1/sessions/\(id)/pages",
+            json: #"{"pages": [{"id": "a", "title": "A"}, {"id": "new", "title": "N"}]}"#)
         #expect(reply["index"] == 1 && reply["pageCount"] == 2)
         reply = await api.send("PUT", "/v1/sessions/\(id)/pages", json: #"{}"#)
         #expect(reply.status == 400 && reply.field == "pages")
@@ -222,7 +243,8 @@ struct SessionAPITests {
     func stacks() async throws {
         let api = try APITester()
         let id = try await api.create(#"{"template": "posepicker"}"#)
-        var reply = await api.send("POST", "/v1/sessions/\(id)/pages/posepick/stack", json: #"{"screen": {"id": "detail", "title": "상세"}}"#)
+        var reply = await api.send(
+            "POST", "/v1/sessions/\(id)/pages/posepick/stack", json: #"{"screen": {"id": "detail", "title": "상세"}}"#)
         #expect(reply.status == 200 && reply["page"]?["stack"] == [["id": "detail", "title": "상세"]])
         reply = await api.send("POST", "/v1/sessions/\(id)/pages/posepick/stack", json: #"{"screen": {"id": "more"}}"#)
         reply = await api.send("DELETE", "/v1/sessions/\(id)/pages/posepick/stack")
@@ -243,7 +265,9 @@ struct SessionAPITests {
     func patchAndDelete() async throws {
         let api = try APITester()
         let id = try await api.create(#"{"template": "mall"}"#)
-        var reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"viewport": {"width": 300}, "tabBar": {"indicator": {"style": "elastic"}}}"#)
+        var reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)",
+            json: #"{"viewport": {"width": 300}, "tabBar": {"indicator": {"style": "elastic"}}}"#)
         #expect(reply.status == 200 && reply["tabs"]?.arrayValue?[1]["x"] == 100 && reply["version"] == 2)
         #expect(reply["mode"] == "loop")
         reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"pages": []}"#)
@@ -267,7 +291,8 @@ struct SessionAPITests {
         let tooMany = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "x", "title": "X"}}"#)
         #expect(tooMany.status == 422 && tooMany.code == "limit_exceeded")
         let big = String(repeating: "y", count: 100)
-        let content = await api.send("PATCH", "/v1/sessions/\(id)/pages/product", json: #"{"content": {"text": "\#(big)"}}"#)
+        let content = await api.send(
+            "PATCH", "/v1/sessions/\(id)/pages/product", json: #"{"content": {"text": "\#(big)"}}"#)
         #expect(content.status == 422 && content.code == "limit_exceeded" && content.field == "page.content")
     }
 

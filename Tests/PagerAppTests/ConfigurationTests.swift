@@ -7,7 +7,8 @@ import Testing
 @Suite("Configuration: file, then environment, then flags")
 struct ConfigurationTests {
     private func writeFile(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-\(UUID().uuidString).json")
+            .path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -36,8 +37,10 @@ struct ConfigurationTests {
         #expect(fileOnly.maxPages == 10)
         #expect(fileOnly.logFormat == .json)
 
-        let environment = ["PAGERD_CONFIG": path, "PAGERD_PORT": "9001", "PAGERD_MAX_PAGES": "20",
-                           "PAGERD_CORS_ORIGINS": "https://a.example, https://b.example"]
+        let environment = [
+            "PAGERD_CONFIG": path, "PAGERD_PORT": "9001", "PAGERD_MAX_PAGES": "20",
+            "PAGERD_CORS_ORIGINS": "https://a.example, https://b.example",
+        ]
         let withEnvironment = try ConfigurationLoader(environment: environment).load()
         #expect(withEnvironment.server.port == 9001)
         #expect(withEnvironment.maxPages == 20)
@@ -109,7 +112,8 @@ struct ConfigurationTests {
         #expect(Set(flags).count == flags.count)
         #expect(variables.allSatisfy { $0.hasPrefix("PAGERD_") })
         // The command line offers a flag for every setting.
-        guard case .run(let parsed, _) = PagerdCommand.outcome(for: Setting.all.flatMap { ["--\($0.flag)", "1"] }) else {
+        guard case .run(let parsed, _) = PagerdCommand.outcome(for: Setting.all.flatMap { ["--\($0.flag)", "1"] })
+        else {
             Issue.record("every setting's flag should parse")
             return
         }
@@ -130,5 +134,74 @@ struct ConfigurationTests {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let path = url.appendingPathComponent(relative).path
         return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+}
+
+@Suite("The settings table: names, flags, help and the README")
+struct SettingsTableTests {
+    @Test(
+        "variables and flags are derived from the keys, acronyms kept whole",
+        arguments: [
+            ("perIPConnectionLimit", "PAGERD_PER_IP_CONNECTION_LIMIT", "per-ip-connection-limit"),
+            ("idleTTL", "PAGERD_IDLE_TTL", "idle-ttl"),
+            ("memoryBudgetBytes", "PAGERD_MEMORY_BUDGET_BYTES", "memory-budget-bytes"),
+            ("sessionBudgetBytes", "PAGERD_SESSION_BUDGET_BYTES", "session-budget-bytes"),
+            ("maxSubscribersPerAddress", "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS", "max-subscribers-per-address"),
+            ("templates", "PAGERD_TEMPLATES", "templates"),
+        ])
+    func derivedNames(key: String, variable: String, flag: String) throws {
+        let setting = try #require(Setting.named(key))
+        #expect(setting.environment == variable)
+        #expect(setting.flag == flag)
+    }
+
+    @Test("flags take `--flag value` and `--flag=value`; the last one wins; errors exit 2")
+    func commandLine() {
+        #expect(
+            PagerdCommand.outcome(for: ["--port", "-1", "--idle-ttl=60", "--config", "a.json", "--port=7"])
+                == .run(flags: ["port": "7", "idleTTL": "60"], config: "a.json"))
+        guard case .exit(2, let unknown) = PagerdCommand.outcome(for: ["--no-such-flag", "1"]) else {
+            Issue.record("an unknown flag must exit 2")
+            return
+        }
+        #expect(unknown.contains("'--no-such-flag'"))
+        #expect(PagerdCommand.outcome(for: ["--port"]) == .exit(code: 2, message: "pagerd: --port needs a value"))
+        #expect(
+            PagerdCommand.outcome(for: ["serve"])
+                == .exit(code: 2, message: "pagerd: unexpected argument 'serve' (see --help)"))
+    }
+
+    @Test("--help lists every setting with its variable and the default read from Configuration()")
+    func help() {
+        guard case .exit(0, let text) = PagerdCommand.outcome(for: ["--help"]) else {
+            Issue.record("--help must exit 0")
+            return
+        }
+        for setting in Setting.all {
+            #expect(text.contains("--\(setting.flag) (\(setting.environment), default "), "\(setting.key)")
+        }
+        #expect(text.contains("--max-pages (PAGERD_MAX_PAGES, default 1000)"))
+        #expect(text.contains("--memory-budget-bytes (PAGERD_MEMORY_BUDGET_BYTES, default 536870912)"))
+        #expect(text.contains("--auth-token (PAGERD_AUTH_TOKEN, default none)"))
+    }
+
+    @Test("the README's configuration table lists exactly the settings, with their names and defaults")
+    func readmeTable() throws {
+        let path = try #require(ConfigurationTests.repositoryFile("README.md"))
+        let readme = try String(contentsOfFile: path, encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("`PAGERD_") }
+        var documented: [String: [String]] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            documented[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
+        }
+        #expect(documented.keys.sorted() == Setting.all.map(\.key).sorted())
+        for setting in Setting.all {
+            guard let cells = documented[setting.key] else { continue }
+            #expect(cells[1] == "`\(setting.environment)`", "\(setting.key)")
+            #expect(cells[2] == "`--\(setting.flag)`", "\(setting.key)")
+            let shown = setting.defaultText.isEmpty ? "none" : "`\(setting.defaultText)`"
+            #expect(cells[3].hasPrefix(shown), "\(setting.key): README says \(cells[3]), the code \(shown)")
+        }
     }
 }

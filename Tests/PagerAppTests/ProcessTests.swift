@@ -7,7 +7,8 @@ import Testing
 /// PAGERD_SKIP_PROCESS_TESTS, and the same scenarios run against the real binary in tests/e2e.
 @Suite(
     "The pagerd process", .serialized,
-    .disabled(if: ProcessInfo.processInfo.environment["PAGERD_SKIP_PROCESS_TESTS"] != nil, "Process.run fails under ASan"))
+    .disabled(
+        if: ProcessInfo.processInfo.environment["PAGERD_SKIP_PROCESS_TESTS"] != nil, "Process.run fails under ASan"))
 struct ProcessTests {
     @Test("starts on port 0 from flags, answers /healthz, and exits 0 on SIGTERM within 5 s")
     func sigtermStopsGracefully() async throws {
@@ -31,11 +32,13 @@ struct ProcessTests {
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
     }
 
-    @Test("a bad setting exits 2 with a message naming it", arguments: [
-        (["--port", "-1"], [String: String](), "port"),
-        (["--port", "0"], ["PAGERD_MAX_SESSIONS": "lots"], "maxSessions"),
-        (["--no-such-flag"], [String: String](), "no-such-flag"),
-    ])
+    @Test(
+        "a bad setting exits 2 with a message naming it",
+        arguments: [
+            (["--port", "-1"], [String: String](), "port"),
+            (["--port", "0"], ["PAGERD_MAX_SESSIONS": "lots"], "maxSessions"),
+            (["--no-such-flag"], [String: String](), "no-such-flag"),
+        ])
     func badSettingExits2(arguments: [String], environment: [String: String], named: String) async throws {
         let process = try PagerdProcess.launch(arguments: arguments, environment: environment)
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 2)

@@ -50,7 +50,10 @@ struct ChangeCostTests {
             (.update(pageID: "p0", PageUpdate(content: ["k": 1])), false),
             (.update(pageID: "p0", PageUpdate(moveTo: 0)), false),
             (.pop(pageID: "p0", toRoot: true), false),
-            (.replacePages(pager.pages.map { $0.id == "p0" ? Page(id: "p0", title: "Page 0", content: ["k": 1]) : $0 }), false),
+            (
+                .replacePages(
+                    pager.pages.map { $0.id == "p0" ? Page(id: "p0", title: "Page 0", content: ["k": 1]) : $0 }), false
+            ),
             (.replacePages(makePages(3)), true),
             (.next, true),
             (.next, false),

@@ -10,7 +10,9 @@ struct GeometryTests {
         expectFrames(plain.tabs.map(\.frame), [(0, 97.5), (97.5, 97.5), (195, 97.5), (292.5, 97.5)])
         #expect(plain.tabBar == TabBarState(layout: .fixed, contentWidth: 390, offset: 0))
 
-        let spaced = try makePager(3) { $0.tabBar.inset = 10; $0.tabBar.spacing = 4 }
+        let spaced = try makePager(3) {
+            $0.tabBar.inset = 10; $0.tabBar.spacing = 4
+        }
         // w = (390 − 20 − 8) / 3 = 120.666…; x = 10, 134.666…, 259.333…
         let w = 362.0 / 3
         expectFrames(spaced.tabs.map(\.frame), [(10, w), (10 + w + 4, w), (10 + 2 * (w + 4), w)])
@@ -97,7 +99,8 @@ struct GeometryTests {
     func elasticHalfway() throws {
         let a = 1 - cos(Double.pi / 4), d = sin(Double.pi / 4)  // 0.2928932…, 0.7071067…
         // Tabs (0, 60) and (60, 100). Right: L = 0 + 60a, R = 60 + 100d.
-        let right = try makePager(2, layout: .scrollable, style: .elastic, widths: [60, 100]).after(.scroll(.progress(0.5)))
+        let right = try makePager(2, layout: .scrollable, style: .elastic, widths: [60, 100]).after(
+            .scroll(.progress(0.5)))
         expectClose(right.indicator?.x, 17.573593128807147)
         expectClose(right.indicator?.width, 60 + 100 * d - 60 * a)  // 113.137084…
         // Left from tab 1: L = lerp(60, 0, d), R = lerp(160, 60, a).
@@ -106,7 +109,8 @@ struct GeometryTests {
         expectClose(left.indicator?.x, 60 - 60 * d)
         expectClose(left.indicator?.width, (160 - 100 * a) - (60 - 60 * d))
         // Asymmetric widths: tabs (0, 40), (40, 120), moving right from 0 at f = 0.5.
-        let wide = try makePager(2, layout: .scrollable, style: .elastic, widths: [40, 120]).after(.scroll(.progress(0.5)))
+        let wide = try makePager(2, layout: .scrollable, style: .elastic, widths: [40, 120]).after(
+            .scroll(.progress(0.5)))
         expectClose(wide.indicator?.x, 40 * a)  // 11.715728…
         expectClose(wide.indicator?.width, 40 + 120 * d - 40 * a)  // 113.137084… (R = 40 + 120d)
         // At f = 0 and f = 1 elastic equals the endpoints.

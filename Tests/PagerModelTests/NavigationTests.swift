@@ -56,8 +56,10 @@ struct NavigationTests {
     func emptyPager() throws {
         let pager = try makePager(0)
         #expect(pager.index == nil && pager.isEmpty)
-        let commands: [PagerCommand] = [.next, .previous, .select(.index(0), path: .direct), .scroll(.progress(0.5)),
-                                        .beginTransition(to: 0)]
+        let commands: [PagerCommand] = [
+            .next, .previous, .select(.index(0), path: .direct), .scroll(.progress(0.5)),
+            .beginTransition(to: 0),
+        ]
         for command in commands {
             #expect(throws: PagerError.self) { try pager.applying(command) }
             do { _ = try pager.applying(command) } catch { #expect(error.kind == .emptyPager) }
@@ -205,7 +207,8 @@ struct NavigationTests {
         let swiping = try makePager(3, initial: 2).after(.scroll(.progress(-0.4)))
         #expect(swiping.version == 2)
         let blocked = try swiping.applying(.next)
-        #expect(blocked.moved == false && blocked.changed && blocked.pager.version == 3 && blocked.pager.transition == nil)
+        #expect(
+            blocked.moved == false && blocked.changed && blocked.pager.version == 3 && blocked.pager.transition == nil)
         let moved = try swiping.applying(.previous)
         #expect(moved.pager.index == 1 && moved.pager.version == 3)
         let same = try swiping.applying(.select(.index(2), path: .direct))

@@ -44,7 +44,8 @@ struct PageChangeTests {
         } catch { #expect(error.kind == .limitExceeded) }
         let big = JSONObject(dictionaryLiteral: ("blob", .string(String(repeating: "x", count: 100))))
         do {
-            _ = try pager.applying(.insert(Page(id: "x", title: "X", content: big), at: nil), limits: PagerLimits(maxContentBytes: 50))
+            _ = try pager.applying(
+                .insert(Page(id: "x", title: "X", content: big), at: nil), limits: PagerLimits(maxContentBytes: 50))
             Issue.record("expected limit_exceeded")
         } catch { #expect(error.kind == .limitExceeded && error.field == "page.content") }
     }

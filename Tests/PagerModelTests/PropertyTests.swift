@@ -33,7 +33,8 @@ struct PropertyTests {
         let layouts: [TabLayout] = [.fixed, .scrollable, .none]
         return try makePager(
             count, mode: variant % 2 == 0 ? .bounded : .loop, layout: layouts[variant % 3],
-            style: variant < 3 ? .linear : .elastic, titles: (0..<count).map { ["상품", "Chat", "최근 본 상품", "A", "찜"][$0 % 5] })
+            style: variant < 3 ? .linear : .elastic,
+            titles: (0..<count).map { ["상품", "Chat", "최근 본 상품", "A", "찜"][$0 % 5] })
     }
 
     @Test("the index is always valid or null, versions never decrease, refusals change nothing")
@@ -70,7 +71,9 @@ struct PropertyTests {
 
     @Test("keyframes are contiguous single steps ending at the target")
     func keyframesAreSteps() async {
-        await propertyCheck(count: 300, input: Gen.int(in: 1...30), Gen.int(in: 0...29), Gen.int(in: 0...29), Gen.int(in: 0...3)) {
+        await propertyCheck(
+            count: 300, input: Gen.int(in: 1...30), Gen.int(in: 0...29), Gen.int(in: 0...29), Gen.int(in: 0...3)
+        ) {
             count, from, to, variant in
             let pager = try! makePager(count, mode: variant % 2 == 0 ? .bounded : .loop, initial: from % count)
             let path: JumpPath = variant < 2 ? .direct : .shortest

@@ -20,7 +20,8 @@ func makePager(
     settings.tabBar.indicatorStyle = style
     configure(&settings)
     return try Pager(
-        pages: makePages(count, titles: titles, widths: widths), initialPage: initial.map { .index($0) }, settings: settings)
+        pages: makePages(count, titles: titles, widths: widths), initialPage: initial.map { .index($0) },
+        settings: settings)
 }
 
 extension Pager {
@@ -30,7 +31,9 @@ extension Pager {
     }
 }
 
-func expectClose(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-6, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectClose(
+    _ a: Double?, _ b: Double, _ tolerance: Double = 1e-6, sourceLocation: SourceLocation = #_sourceLocation
+) {
     guard let a else {
         Issue.record("expected \(b), found nil", sourceLocation: sourceLocation)
         return
@@ -38,7 +41,8 @@ func expectClose(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-6, sourceLo
     #expect(abs(a - b) <= tolerance, "\(a) ≠ \(b)", sourceLocation: sourceLocation)
 }
 
-func expectFrames(_ frames: [Frame]?, _ expected: [(Double, Double)], sourceLocation: SourceLocation = #_sourceLocation) {
+func expectFrames(_ frames: [Frame]?, _ expected: [(Double, Double)], sourceLocation: SourceLocation = #_sourceLocation)
+{
     guard let frames, frames.count == expected.count else {
         Issue.record("expected \(expected), found \(String(describing: frames))", sourceLocation: sourceLocation)
         return

@@ -41,17 +41,23 @@ struct TemplateTests {
         #expect(pose.catalog.map(\.title) == ["북마크", "마이페이지"])
         let mall = try Self.shipped("mall").makeDefinition(overrides: JSONObject()).makePager(limits: PagerLimits())
         #expect(mall.pages.map(\.title) == ["상품", "최근 본 상품", "찜"])
-        let piggy = try Self.shipped("piggybank").makeDefinition(overrides: JSONObject()).makePager(limits: PagerLimits())
-        #expect(piggy.reportedEmptyState == EmptyState(title: "Create your first bottle", action: PagerAction(id: "add-bottle", title: "Create a bottle")))
+        let piggy = try Self.shipped("piggybank").makeDefinition(overrides: JSONObject()).makePager(
+            limits: PagerLimits())
+        #expect(
+            piggy.reportedEmptyState
+                == EmptyState(
+                    title: "Create your first bottle", action: PagerAction(id: "add-bottle", title: "Create a bottle")))
         #expect(piggy.settings.trailingAction == PagerAction(id: "add-bottle", title: "Add a bottle"))
         let bottle = try piggy.after(.insertFromCatalog(id: "travel", at: nil))
-        #expect(bottle.index == 0 && bottle.reportedTrailingAction?.id == "add-bottle" && bottle.reportedEmptyState == nil)
+        #expect(
+            bottle.index == 0 && bottle.reportedTrailingAction?.id == "add-bottle" && bottle.reportedEmptyState == nil)
     }
 
     @Test("overrides merge member by member over the template")
     func overridesMerge() throws {
         let template = try Self.shipped("media")
-        let overrides = try JSONParser.parse(#"{"tabBar": {"indicator": {"style": "elastic"}}, "viewport": {"width": 300}, "initialPage": "music"}"#)
+        let overrides = try JSONParser.parse(
+            #"{"tabBar": {"indicator": {"style": "elastic"}}, "viewport": {"width": 300}, "initialPage": "music"}"#)
         let pager = try template.makeDefinition(overrides: overrides.objectValue!).makePager(limits: PagerLimits())
         #expect(pager.settings.tabBar.layout == .fixed)
         #expect(pager.settings.tabBar.indicatorStyle == .elastic)

@@ -1,7 +1,8 @@
 import Foundation
 public import MicroHTTP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A response read off a socket by `RawHTTPConnection`.
@@ -101,7 +102,8 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
         var headers = HTTPHeaders()
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError.malformed(line) }
-            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            headers.add(
+                String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
         var body: [UInt8] = []
         if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) {
@@ -109,7 +111,9 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
         } else if headers["Transfer-Encoding"]?.lowercased() == "chunked" {
             while true {
                 let sizeLine = try readLine()
-                guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else { throw RawHTTPError.malformed(sizeLine) }
+                guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
+                    throw RawHTTPError.malformed(sizeLine)
+                }
                 if size == 0 { _ = try readLine(); break }
                 body += try readExactly(size)
                 _ = try readExactly(2)
@@ -131,7 +135,9 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
         var headers = HTTPHeaders()
         for line in lines where !line.isEmpty {
             if let colon = line.firstIndex(of: ":") {
-                headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                headers.add(
+                    String(line[..<colon]),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
             }
         }
         return (status, headers)
@@ -140,7 +146,9 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     /// Reads one chunk of a chunked body; nil at the last chunk.
     public func readChunk() throws -> [UInt8]? {
         let sizeLine = try readLine()
-        guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else { throw RawHTTPError.malformed(sizeLine) }
+        guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
+            throw RawHTTPError.malformed(sizeLine)
+        }
         if size == 0 { _ = try readLine(); return nil }
         let chunk = try readExactly(size)
         _ = try readExactly(2)
