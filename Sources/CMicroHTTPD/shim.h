@@ -37,7 +37,7 @@ static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/* The connection's client socket. The server only polls it, to notice a client that left while
+/* The connection's client socket. The server only watches it (epoll), to notice a client that left while
  * its connection is suspended; libmicrohttpd owns it and closes it. */
 static inline int CMicroHTTPD_connection_fd(struct MHD_Connection *connection)
 {

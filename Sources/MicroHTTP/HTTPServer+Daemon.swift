@@ -24,7 +24,7 @@ private struct ConnectionHandle: @unchecked Sendable {
 }
 
 /// What a streamed response's callbacks need: the stream, the connection to resume, and its
-/// socket, which the peer watcher polls while the stream waits.
+/// socket, which the peer watcher watches while the stream waits.
 private final class StreamBinding: Sendable {
     let stream: HTTPResponseStream
     let connection: ConnectionHandle

@@ -37,7 +37,7 @@ final class PeerWatcher: Sendable {
 
     private let state = Locked(State())
     private let poller: Int32
-    /// A pipe whose write end wakes the thread when it must stop; serial 0 in the poll set.
+    /// A pipe whose write end wakes the thread when it must stop; serial 0 in the epoll set.
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let finished = DispatchSemaphore(value: 0)

@@ -14,7 +14,7 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     case settingsChanged
     /// A client met the end of a bounded pager that offers a trailing action.
     case actionRequested
-    /// The session was deleted or evicted; nothing follows.
+    /// The session was deleted; nothing follows. (A session with subscribers is never evicted.)
     case deleted
 
     /// The kind for a command that changed state (or, for `actionRequested`, asked for the action).
