@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <sys/types.h>
 #include <sys/socket.h>
-#include <sys/epoll.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon is variadic, which Swift cannot call. The fixed arguments come through here;
@@ -37,7 +36,7 @@ static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/* The connection's client socket. The server only watches it (epoll), to notice a client that left while
+/* The connection's client socket. The server only polls it, to notice a client that left while
  * its connection is suspended; libmicrohttpd owns it and closes it. */
 static inline int CMicroHTTPD_connection_fd(struct MHD_Connection *connection)
 {
@@ -76,13 +75,6 @@ static inline struct MHD_OptionItem CMicroHTTPD_logger_option(struct CMicroHTTPD
 {
     struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) &CMicroHTTPD_format_log, logger };
     return item;
-}
-
-/* epoll, for the server's watch of suspended connections' sockets (Swift's Glibc module does not
- * include <sys/epoll.h>). The event mask a watch uses: a hang-up, reported once. */
-static inline uint32_t CMicroHTTPD_hang_up_events(void)
-{
-    return EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLONESHOT;
 }
 
 #endif

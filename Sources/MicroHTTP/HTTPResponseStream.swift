@@ -17,6 +17,16 @@ public final class HTTPResponseStream: Sendable {
         var waiting = false
         var wake: (@Sendable () -> Void)?
         var onClose: [@Sendable () -> Void] = []
+        /// A writer waiting for the unsent bytes to fall to `roomLimit`.
+        var roomWaiter: CheckedContinuation<Void, Never>?
+        var roomLimit = 0
+
+        /// Resumes the writer waiting for room if there is room now, or the stream has ended.
+        mutating func resumeRoomWaiterIfDue() {
+            guard let waiter = roomWaiter, buffer.count - sent <= roomLimit || closed || peerLeft else { return }
+            roomWaiter = nil
+            waiter.resume()
+        }
     }
 
     /// The outcome of one read by the server.
@@ -59,6 +69,30 @@ public final class HTTPResponseStream: Sendable {
     /// Bytes written but not yet handed to the socket; a writer may coalesce while this is large.
     public var bufferedByteCount: Int { state.withLock { $0.buffer.count - $0.sent } }
 
+    /// Waits, without polling, until at most `limit` bytes are unsent, or the stream has closed or
+    /// its client left. One writer at a time may wait; it is woken by the server as it sends, and
+    /// returns at once if its task is cancelled.
+    public func waitForRoom(atMost limit: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                state.withLock { state in
+                    if state.buffer.count - state.sent <= limit || state.closed || state.peerLeft || Task.isCancelled {
+                        continuation.resume()
+                        return
+                    }
+                    precondition(state.roomWaiter == nil, "two writers wait on one stream")
+                    state.roomWaiter = continuation
+                    state.roomLimit = limit
+                }
+            }
+        } onCancel: {
+            state.withLock { state in
+                state.roomWaiter?.resume()
+                state.roomWaiter = nil
+            }
+        }
+    }
+
     /// Registers `handler` to run once when the server stops sending this stream; it runs at once
     /// when the stream is already closed.
     public func onClose(_ handler: @escaping @Sendable () -> Void) {
@@ -93,6 +127,7 @@ public final class HTTPResponseStream: Sendable {
                     state.buffer.removeAll(keepingCapacity: true)
                     state.sent = 0
                 }
+                state.resumeRoomWaiterIfDue()
                 return .bytes(count)
             }
             if state.peerLeft { return .abort }
@@ -109,6 +144,7 @@ public final class HTTPResponseStream: Sendable {
         state.withLock { state in
             state.peerLeft = true
             state.wakeIfWaiting()
+            state.resumeRoomWaiterIfDue()
         }
     }
 
@@ -119,6 +155,7 @@ public final class HTTPResponseStream: Sendable {
             state.closed = true
             state.waiting = false
             state.wake = nil
+            state.resumeRoomWaiterIfDue()
             defer { state.onClose = [] }
             return state.onClose
         }

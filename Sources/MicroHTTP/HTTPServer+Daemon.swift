@@ -24,7 +24,7 @@ private struct ConnectionHandle: @unchecked Sendable {
 }
 
 /// What a streamed response's callbacks need: the stream, the connection to resume, and its
-/// socket, which the peer watcher watches while the stream waits.
+/// socket, which the peer watcher polls while the stream waits.
 private final class StreamBinding: Sendable {
     let stream: HTTPResponseStream
     let connection: ConnectionHandle
@@ -168,7 +168,7 @@ extension HTTPServer {
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
-        server.live.subtract(1, ordering: .releasing)
+        server.statistics.live.subtract(1, ordering: .releasing)
     }
 
     private func handle(
@@ -188,7 +188,7 @@ extension HTTPServer {
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
             context.remoteAddress = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-            live.add(1, ordering: .relaxed)
+            statistics.live.add(1, ordering: .relaxed)
             active.withLock { $0[ObjectIdentifier(context)] = context }
             // Once stopping, a request that arrives on a kept-alive connection is refused at once
             // and never suspended: libmicrohttpd must not be stopped with a suspended connection.

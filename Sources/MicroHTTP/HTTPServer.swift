@@ -29,7 +29,8 @@ public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
     let daemon = Locked(DaemonState())
-    let live = Atomic<Int>(0)
+    /// Counters the server keeps; shared with whoever reports them.
+    public let statistics: HTTPServerStatistics
     let active = Locked([ObjectIdentifier: RequestContext]())
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
@@ -40,12 +41,16 @@ public final class HTTPServer: Sendable {
 
     /// Creates a stopped server. `errorLog` receives libmicrohttpd's own error messages (a
     /// malformed request, a connection reset, a failed accept) as text, on a server thread.
+    /// Created with `statistics` (by default its own), so a responder can report the server's
+    /// counters without holding the server.
     public init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder,
+        statistics: HTTPServerStatistics = HTTPServerStatistics(),
         errorLog: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.responder = responder
+        self.statistics = statistics
         self.errorLog = errorLog
     }
 
@@ -64,7 +69,7 @@ public final class HTTPServer: Sendable {
     public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Requests between their first header and their completion, streams included.
-    public var liveRequestCount: Int { live.load(ordering: .acquiring) }
+    public var liveRequestCount: Int { statistics.liveRequests }
 
     /// Starts listening. Throws when the address cannot be bound.
     public func start() throws(HTTPServerError) {
@@ -119,4 +124,16 @@ public final class HTTPServer: Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
     }
+}
+
+/// Counters an `HTTPServer` keeps, in an object of their own so that a responder can report them
+/// (on `/metrics`) without a reference to the server, which holds the responder.
+public final class HTTPServerStatistics: Sendable {
+    let live = Atomic<Int>(0)
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// Requests between their first header and their completion, streams included.
+    public var liveRequests: Int { live.load(ordering: .acquiring) }
 }

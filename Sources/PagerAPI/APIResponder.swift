@@ -50,6 +50,8 @@ public struct APIResponder: HTTPResponder {
     let options: APIOptions
     let metrics: APIMetrics
     let cors: CORSPolicy
+    /// The heartbeat of the event streams; the application runs it (``EventHeartbeat/run()``).
+    public let heartbeat: EventHeartbeat
 
     /// Creates the responder with every route registered.
     public init(
@@ -59,11 +61,13 @@ public struct APIResponder: HTTPResponder {
         self.options = options
         self.metrics = metrics
         self.cors = CORSPolicy(origins: options.corsOrigins)
+        let heartbeat = EventHeartbeat(interval: options.eventHeartbeat)
+        self.heartbeat = heartbeat
         var router = Router()
         Self.addOperationalRoutes(to: &router, readiness: readiness, engine: engine, metrics: metrics, options: options)
         TemplateRoutes(templates: engine.templates).register(in: &router)
         SessionRoutes(engine: engine).register(in: &router)
-        EventRoutes(engine: engine, heartbeat: options.eventHeartbeat).register(in: &router)
+        EventRoutes(engine: engine, heartbeat: heartbeat).register(in: &router)
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add("GET", "/openapi.json") { _ in

@@ -4,13 +4,18 @@ import PagerSessions
 
 /// `GET /v1/sessions/{id}/events`: Server-Sent Events. First the current state (unless the
 /// client's `Last-Event-ID` is already current), then one event per change with
-/// `id: <version>`, `event: <kind>` and the state document on one `data:` line. A comment every
-/// heartbeat interval keeps proxies open; a client that leaves is noticed by the server's peer
-/// watcher while its stream waits.
+/// `id: <version>`, `event: <kind>` and the state document on one `data:` line. Heartbeat
+/// comments come from the shared ``EventHeartbeat``; a client that leaves is noticed by the
+/// server's peer watcher while its stream waits.
+///
+/// Each stream has one writer task: it takes the session's changes in order, waits (without
+/// polling) while more than ``backlogLimit`` bytes are unsent, and writes each change's bytes,
+/// encoded once for all subscribers of the session. While it waits, the engine keeps only the
+/// newest changes for it, so a slow reader skips ahead to the newest state.
 struct EventRoutes {
     let engine: PagerEngine
-    let heartbeat: Duration
-    /// Bytes buffered for a subscriber beyond which no new event is written until it drains.
+    let heartbeat: EventHeartbeat
+    /// Bytes unsent to a subscriber beyond which its writer waits before the next event.
     static let backlogLimit = 256 * 1024
 
     func register(in router: inout Router) {
@@ -22,34 +27,19 @@ struct EventRoutes {
             let subscription = try call(engine) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             }
-            let snapshot = subscription.snapshot, events = subscription.events, token = subscription.token
+            let snapshot = subscription.snapshot, token = subscription.token
             let stream = HTTPResponseStream()
             var first = Array("retry: 2000\n\n".utf8)
             if lastEventID?.trimmingSpaces() != String(snapshot.version) {
                 first += Self.event(kind: "state", snapshot: snapshot)
             }
             stream.write(first)
-            let pump = Task {
-                for await event in events {
-                    while stream.bufferedByteCount > Self.backlogLimit, !stream.isClosed {
-                        try? await Task.sleep(for: .milliseconds(20))
-                    }
-                    guard stream.write(Self.event(kind: event.kind.rawValue, snapshot: event.snapshot)) else { break }
-                    if event.kind == .deleted { break }
-                }
-                stream.finish()
-            }
-            let beat = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: heartbeat)
-                    if Task.isCancelled || !stream.write(Array(": heartbeat\n\n".utf8)) { break }
-                }
-            }
+            let writer = Task { await Self.write(subscription.events, to: stream) }
+            heartbeat.register(stream)
             // Runs on the server thread that drops the connection: the subscriber's slot is free
             // before that thread reads the client's next request.
             stream.onClose {
-                pump.cancel()
-                beat.cancel()
+                writer.cancel()
                 engine.immediately { engine in engine.unsubscribe(token, from: id) }
             }
             return HTTPResponse(
@@ -60,6 +50,17 @@ struct EventRoutes {
                 ],
                 stream: stream)
         }
+    }
+
+    /// The writer of one stream: every change in order, with back-pressure, until the session is
+    /// deleted, the stream closes or the task is cancelled; then the stream is finished.
+    static func write(_ events: AsyncStream<SessionEvent>, to stream: HTTPResponseStream) async {
+        for await event in events {
+            await stream.waitForRoom(atMost: backlogLimit)
+            let bytes = event.encoding.bytes { Self.event(kind: event.kind.rawValue, snapshot: event.snapshot) }
+            guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
+        }
+        stream.finish()
     }
 
     /// One event: `id`, `event` and the state document as a single `data:` line.

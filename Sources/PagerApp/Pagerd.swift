@@ -1,11 +1,12 @@
-import Dispatch
 import Foundation
 import Logging
 import MicroHTTP
 import PagerAPI
 import PagerModel
 import PagerSessions
+import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// The pagerd process: configuration, wiring, signals and a graceful stop.
 public enum Pagerd {
@@ -43,61 +44,43 @@ public enum Pagerd {
 
     private static func run(_ configuration: Configuration, templates: [Template], logger: Logger) async -> Int32 {
         raiseFileLimit(toServe: configuration.server.connectionLimit, logger: logger)
-        let signals = SignalWaiter()
         let readiness = Readiness()
         let engine = PagerEngine(templates: templates, limits: configuration.engineLimits)
-        let serverSlot = Locked<HTTPServer?>(nil)
         let webFiles = WebLoader.load(from: configuration.webRoot)
         if webFiles == nil {
             logger.warning(
                 "no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])
         }
+        let statistics = HTTPServerStatistics()
         let options = APIOptions(
             authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
-            liveRequests: { serverSlot.withLock { $0?.liveRequestCount ?? 0 } }, webFiles: webFiles ?? [:])
+            liveRequests: { statistics.liveRequests }, webFiles: webFiles ?? [:])
         let responder = APIResponder(engine: engine, readiness: readiness, options: options)
         let httpLogger = Logger(label: "pagerd.http")
-        let server = HTTPServer(configuration: configuration.server, responder: responder) { message in
-            httpLogger.notice("libmicrohttpd: \(message)")
+        let server = HTTPServer(configuration: configuration.server, responder: responder, statistics: statistics) {
+            message in httpLogger.notice("libmicrohttpd: \(message)")
         }
-        serverSlot.withLock { $0 = server }
+        // Started in this order and, on SIGTERM or SIGINT, shut down gracefully in reverse: the
+        // server first (it finishes requests and ends streams), then the heartbeat and the sweeper.
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: EvictionService(engine: engine, idleTTL: configuration.idleTTL, logger: logger)),
+                    .init(service: HeartbeatService(heartbeat: responder.heartbeat)),
+                    .init(
+                        service: HTTPServerService(
+                            server: server, readiness: readiness, gracePeriod: .seconds(configuration.shutdownGrace),
+                            templates: templates.map(\.name).sorted(), logger: logger)),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         do {
-            try server.start()
+            try await services.run()
         } catch {
             logger.critical("cannot start: \(error)")
             return 1
         }
-        readiness.set(true)
-        let sweeper = Task {
-            let interval = Duration.seconds(max(1, min(60, configuration.idleTTL / 10)))
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                // In batches, each a separate turn on the engine, so requests interleave with a
-                // mass expiry instead of waiting for all of it.
-                var evicted = 0
-                while !Task.isCancelled {
-                    let batch = await engine.evictExpired(limit: PagerEngine.evictionBatch)
-                    evicted += batch
-                    if batch < PagerEngine.evictionBatch { break }
-                }
-                if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
-            }
-        }
-        logger.info(
-            "pagerd listening",
-            metadata: [
-                "host": "\(configuration.server.host)", "port": "\(server.port)",
-                "threading": "\(configuration.server.threading.rawValue)",
-                "templates": "\(templates.map(\.name).sorted().joined(separator: ","))",
-            ])
-        let signal = await signals.waitForTermination()
-        logger.info("stopping", metadata: ["signal": "\(signal)"])
-        readiness.set(false)
-        sweeper.cancel()
-        await server.stop(gracePeriod: .seconds(configuration.shutdownGrace))
-        serverSlot.withLock { $0 = nil }
-        logger.info("stopped")
         return 0
     }
 
@@ -120,37 +103,5 @@ public enum Pagerd {
     private static func printError(_ message: String, toStandardError: Bool) {
         let line = Data((message.hasSuffix("\n") ? message : message + "\n").utf8)
         (toStandardError ? FileHandle.standardError : FileHandle.standardOutput).write(line)
-    }
-}
-
-/// Turns SIGTERM and SIGINT into an awaitable event. Create it before the server starts, so a
-/// signal that arrives early is not handled by the default action (termination).
-final class SignalWaiter {
-    private let queue = DispatchQueue(label: "pagerd.signals")
-    private let stream: AsyncStream<String>
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        self.stream = stream
-        var sources: [any DispatchSourceSignal] = []
-        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(name) }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = sources
-    }
-
-    deinit {
-        for source in sources { source.cancel() }
-    }
-
-    /// Waits for the first SIGTERM or SIGINT and returns its name.
-    func waitForTermination() async -> String {
-        for await name in stream { return name }
-        return "end"
     }
 }

@@ -17,22 +17,9 @@ import Synchronization
 /// "on the thread that holds the lock": a task started from inside is not, whichever thread
 /// runs it.
 final class EngineExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked: `lock` is a pthread mutex, made for use from any thread; `owner` is atomic.
-
-    /// A POSIX mutex rather than `Synchronization.Mutex`, so that ThreadSanitizer sees the lock
-    /// (it cannot see the futex-based one on Linux).
-    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
+    // @unchecked: `lock` is made for use from any thread; `owner` is atomic.
+    private let lock = PosixLock()
     private let queue = DispatchQueue(label: "pagerd.engine")
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
     /// The thread holding the lock; 0 when none does.
     private let owner = Atomic<UInt>(0)
 
@@ -49,11 +36,11 @@ final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     func runExclusively(_ body: () -> Void) {
         let me = Self.currentThread
         precondition(owner.load(ordering: .relaxed) != me, "the engine is already held by this thread")
-        pthread_mutex_lock(lock)
+        lock.lock()
         owner.store(me, ordering: .relaxed)
         defer {
             owner.store(0, ordering: .relaxed)
-            pthread_mutex_unlock(lock)
+            lock.unlock()
         }
         body()
     }

@@ -30,12 +30,42 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     }
 }
 
-/// One change of a session, as the change feed delivers it.
+/// One change of a session, as the change feed delivers it. Every subscriber of the session
+/// receives the same event, and with it the same ``encoding`` slot.
 public struct SessionEvent: Sendable {
     /// The kind of change.
     public var kind: SessionEventKind
     /// The session's state after the change (for `deleted`, the last state).
     public var snapshot: SessionSnapshot
+    /// Where the first subscriber that writes the event keeps its wire form for the others.
+    public let encoding = EncodedOnce()
+
+    /// Creates an event.
+    public init(kind: SessionEventKind, snapshot: SessionSnapshot) {
+        self.kind = kind
+        self.snapshot = snapshot
+    }
+}
+
+/// Bytes computed once, by the first caller, and shared by every later one: an event's encoding,
+/// so that a change is encoded once however many subscribers write it.
+public final class EncodedOnce: Sendable {
+    private let lock = PosixLock()
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var bytes: [UInt8]?
+
+    /// Creates an empty slot.
+    public init() {}
+
+    /// The bytes, computed by `encode` on the first call; later calls share them.
+    public func bytes(_ encode: () -> [UInt8]) -> [UInt8] {
+        lock.withLock {
+            if let bytes { return bytes }
+            let made = encode()
+            bytes = made
+            return made
+        }
+    }
 }
 
 /// A session's id and its pager at one version.

@@ -43,6 +43,8 @@ struct APITester {
         var status: Int
         var headers: HTTPHeaders
         var body: [UInt8]
+        /// The response as the responder returned it (a streamed body included).
+        var response: HTTPResponse
         var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
         subscript(key: String) -> JSONValue? { json[key] }
         var code: String? { json["code"]?.stringValue }
@@ -60,7 +62,7 @@ struct APITester {
             method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: requestHeaders,
             body: json.map { Array($0.utf8) } ?? [])
         let response = await responder.respond(to: request)
-        return Reply(status: response.status, headers: response.headers, body: response.bodyBytes)
+        return Reply(status: response.status, headers: response.headers, body: response.bodyBytes, response: response)
     }
 
     /// Creates a session and returns its id.
