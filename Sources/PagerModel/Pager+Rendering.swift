@@ -97,9 +97,6 @@ extension Pager {
         return pages.indices.map { Tab(index: $0, id: pages[$0].id, title: pages[$0].title, frame: geometry.frame($0)) }
     }
 
-    /// The frame of tab `position`.
-    public func tabFrame(_ position: Int) -> Frame { geometry.frame(position) }
-
     /// The indicator now: at rest on the current tab, or between tabs during a transition.
     public var indicator: Indicator? {
         guard let index, geometry.hasTabs else { return nil }

@@ -15,18 +15,14 @@ struct TestClock: EngineClock {
 struct APITester {
     let engine: PagerEngine
     let responder: APIResponder
-    let time = ManualTime()
+    /// The engine's clock: tests move it by hand.
+    let clock = ManualTime()
 
     init(limits: EngineLimits = EngineLimits(), options: APIOptions = APIOptions()) throws {
-        let time = ManualTime()
         let templates = try Self.shippedTemplates()
-        engine = PagerEngine(templates: templates, limits: limits, clock: TestClock(time: time))
+        engine = PagerEngine(templates: templates, limits: limits, clock: TestClock(time: clock))
         responder = APIResponder(engine: engine, readiness: Readiness(), options: options)
-        self.timeBox = time
     }
-
-    private let timeBox: ManualTime
-    var clock: ManualTime { timeBox }
 
     static func shippedTemplates() throws -> [Template] {
         var url = URL(fileURLWithPath: #filePath)

@@ -144,4 +144,50 @@ struct EngineLimitTests {
         }
         #expect(await inner.value == 1)
     }
+
+    @Test("a refused command leaves the session, its version and every count exactly as they were")
+    func refusalsChangeNothing() async throws {
+        let engine = Self.engine(
+            EngineLimits(pager: PagerLimits(maxPages: 6, maxStackDepth: 2, sessionBudgetBytes: 8_000)))
+        let id = try await engine.create(Self.onePage).id
+        let blob: JSONObject = ["b": .string(String(repeating: "z", count: 2000))]
+        let commands: [PagerCommand] = [
+            .next, .previous, .select(.index(3), path: .direct), .select(.id("nope"), path: .shortest),
+            .scroll(.progress(0.4)), .beginTransition(to: 5), .endTransition(completed: true),
+            .insert(Page(id: "x", title: "X", content: blob), at: nil), .insert(Page(id: "a", title: "dup"), at: 0),
+            .insert(Page(id: "y", title: "Y"), at: 99), .remove(pageID: "nope"), .push(pageID: "a", Screen(id: "s")),
+            .pop(pageID: "a", toRoot: false), .update(pageID: "a", PageUpdate(moveTo: 7)),
+            .replacePages([Page(id: "p", title: "P", content: blob), Page(id: "q", title: "Q", content: blob)]),
+            .insertFromCatalog(id: "missing", at: nil),
+        ]
+        var generator = SplitMix(seed: 7)
+        var refusals = 0
+        for _ in 0..<600 {
+            let command = commands[Int(generator.next() % UInt64(commands.count))]
+            let precondition: VersionPrecondition? = generator.next() % 5 == 0 ? .oneOf([1]) : nil
+            let before = try await engine.snapshot(of: id)
+            let bytesBefore = await engine.storedBytes
+            do {
+                _ = try await engine.apply(command, to: id, precondition: precondition)
+            } catch {
+                refusals += 1
+                #expect(try await engine.snapshot(of: id) == before, "\(command) refused with \(error)")
+                #expect(await engine.storedBytes == bytesBefore)
+            }
+        }
+        #expect(refusals > 100)
+    }
+}
+
+/// A small deterministic random number generator, so a failing sequence can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -10,7 +10,8 @@ struct EventStreamTests {
     @Test("an event's bytes are computed once and shared by every caller")
     func encodedOnce() throws {
         let event = SessionEvent(
-            kind: .pageChanged, snapshot: SessionSnapshot(id: "s", pager: try Pager(pages: [Page(id: "a", title: "A")])))
+            kind: .pageChanged, snapshot: SessionSnapshot(id: "s", pager: try Pager(pages: [Page(id: "a", title: "A")]))
+        )
         var encodings = 0
         let copies = [event, event, event]
         let results = copies.map { copy in
@@ -27,7 +28,9 @@ struct EventStreamTests {
     func heartbeat() async throws {
         let api = try APITester()
         let id = try await api.create(#"{"template": "mall"}"#)
-        let replies = [await api.send("GET", "/v1/sessions/\(id)/events"), await api.send("GET", "/v1/sessions/\(id)/events")]
+        let replies = [
+            await api.send("GET", "/v1/sessions/\(id)/events"), await api.send("GET", "/v1/sessions/\(id)/events"),
+        ]
         let streams = replies.compactMap { reply -> HTTPResponseStream? in
             if case .stream(let stream) = reply.response.body { return stream }
             return nil

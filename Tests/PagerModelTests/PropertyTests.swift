@@ -37,18 +37,17 @@ struct PropertyTests {
             titles: (0..<count).map { ["상품", "Chat", "최근 본 상품", "A", "찜"][$0 % 5] })
     }
 
-    @Test("the index is always valid or null, versions never decrease, refusals change nothing")
+    @Test("the index is always valid or null; a version bumps exactly when a command changed something")
     func indexAndVersion() async {
         await propertyCheck(count: 300, input: Self.codes, Self.modes, Gen.int(in: 0...5)) { codes, variant, count in
             var pager = try! Self.start(variant, count: count)
             for code in codes {
                 let before = pager
-                do {
-                    let outcome = try pager.applying(command(from: code, count: pager.count))
+                // A refusal throws and leaves `pager` as it was by construction (a value); that the
+                // engine keeps nothing of a refused command is tested against the engine.
+                if let outcome = try? pager.applying(command(from: code, count: pager.count)) {
                     #expect(outcome.pager.version == before.version + (outcome.changed ? 1 : 0))
                     pager = outcome.pager
-                } catch {
-                    #expect(pager == before)
                 }
                 if let index = pager.index {
                     #expect(pager.pages.indices.contains(index))
