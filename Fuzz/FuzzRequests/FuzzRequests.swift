@@ -38,7 +38,6 @@ private final class Harness: Sendable {
         }
         precondition(!templates.isEmpty, "run the fuzzer from the repository's root, where config/templates is")
         engine = PagerEngine(
-            templates: templates,
             limits: EngineLimits(
                 maxSessions: 1000, pager: PagerLimits(sessionBudgetBytes: 256 << 10), memoryBudgetBytes: 64 << 20))
         let readiness = Readiness()

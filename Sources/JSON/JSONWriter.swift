@@ -36,6 +36,16 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         return writer.bytes
     }
 
+    /// The length of a value's compact encoding and a hash of its bytes (equal values written
+    /// alike have equal fingerprints), without handing the bytes out.
+    public static func measure(_ value: JSONValue) -> (byteCount: Int, fingerprint: Int) {
+        var writer = JSONWriter()
+        writer.value(value)
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(start: writer.buffer, count: writer.count))
+        return (writer.count, hasher.finalize())
+    }
+
     /// Writes a whole value as a string.
     public static func string(_ value: JSONValue) -> String {
         String(decoding: encode(value), as: UTF8.self)

@@ -55,9 +55,10 @@ public struct APIResponder: HTTPResponder {
 
     /// Creates the responder with every route registered.
     public init(
-        engine: PagerEngine, readiness: Readiness, options: APIOptions = APIOptions(),
+        engine: PagerEngine, templates: [Template] = [], readiness: Readiness, options: APIOptions = APIOptions(),
         metrics: APIMetrics = APIMetrics()
     ) {
+        let templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.options = options
         self.metrics = metrics
         self.cors = CORSPolicy(origins: options.corsOrigins)
@@ -65,8 +66,8 @@ public struct APIResponder: HTTPResponder {
         self.heartbeat = heartbeat
         var router = Router()
         Self.addOperationalRoutes(to: &router, readiness: readiness, engine: engine, metrics: metrics, options: options)
-        TemplateRoutes(templates: engine.templates).register(in: &router)
-        SessionRoutes(engine: engine).register(in: &router)
+        TemplateRoutes(templates: templates).register(in: &router)
+        SessionRoutes(engine: engine, templates: templates).register(in: &router)
         EventRoutes(engine: engine, heartbeat: heartbeat).register(in: &router)
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes

@@ -7,15 +7,13 @@ import PagerSessions
 /// engine and answers with the state document.
 struct SessionRoutes {
     let engine: PagerEngine
+    let templates: [String: Template]
 
     func register(in router: inout Router) {
         router.add("POST", "/v1/sessions") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
-            let definition: PagerDefinition
-            do throws(EngineError) { definition = try engine.definition(from: body) } catch {
-                throw APIError(engineError: error)
-            }
+            let definition = try Template.definition(from: body, templates: templates)
             let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(definition) }
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
@@ -34,9 +32,7 @@ struct SessionRoutes {
         router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try call(engine) { engine throws(EngineError) in
-                try engine.patch(id, with: body, precondition: precondition)
-            }
+            let result = try Self.patch(id, with: body, precondition: precondition, engine: engine)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
@@ -92,6 +88,31 @@ struct SessionRoutes {
     }
 
     // MARK: - Plumbing
+
+    /// Applies a PATCH body, a merge patch of the settings (RFC 7396), without decoding under the
+    /// engine: it reads the session's settings, merges and decodes outside, then applies the
+    /// result on the condition that the session is still at the version read; if another change
+    /// came first, it reads again. A client's own `If-Match` is checked when the change applies.
+    static func patch(
+        _ id: String, with body: JSONObject, precondition: VersionPrecondition?, engine: PagerEngine
+    ) throws(APIError) -> CommandResult {
+        while true {
+            let current = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let settings: PagerSettings
+            do { settings = try current.pager.settings.patched(with: body) } catch { throw APIError(pagerError: error) }
+            do throws(EngineError) {
+                return try engine.immediately { engine throws(EngineError) in
+                    try engine.apply(
+                        .updateSettings(settings), to: id, precondition: precondition,
+                        expectedVersion: current.version)
+                }
+            } catch .versionMismatch(let now) where precondition?.accepts(now) ?? true {
+                continue  // changed meanwhile by someone else: merge over the newer settings
+            } catch {
+                throw APIError(engineError: error)
+            }
+        }
+    }
 
     private func addCommand(
         _ method: String, _ pattern: String, into router: inout Router,

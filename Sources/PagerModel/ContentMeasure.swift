@@ -27,9 +27,7 @@ public struct ContentMeasure: Sendable, Hashable {
             self = .empty
             return
         }
-        let bytes = JSONWriter.encode(.object(content))
-        var hasher = Hasher()
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        self.init(jsonBytes: bytes.count, memoryBytes: content.estimatedHeapBytes, fingerprint: hasher.finalize())
+        let (byteCount, fingerprint) = JSONWriter.measure(.object(content))
+        self.init(jsonBytes: byteCount, memoryBytes: content.estimatedHeapBytes, fingerprint: fingerprint)
     }
 }

@@ -38,7 +38,8 @@ public struct PagerError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
     }
 
-    static func invalid(field: String?, _ detail: String) -> PagerError {
+    /// A value that breaks a rule, naming the field.
+    public static func invalid(field: String?, _ detail: String) -> PagerError {
         PagerError(kind: .invalid, field: field, detail: detail)
     }
 

@@ -1,4 +1,3 @@
-public import JSON
 public import PagerModel
 
 /// A subscription to one session's changes.
@@ -51,8 +50,6 @@ public actor PagerEngine {
         let address: String
     }
 
-    /// The templates by name.
-    public nonisolated let templates: [String: Template]
     /// The limits in force.
     public nonisolated let limits: EngineLimits
     private let clock: any EngineClock
@@ -73,10 +70,9 @@ public actor PagerEngine {
 
     /// Creates an engine.
     public init(
-        templates: [Template] = [], limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
+        limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
         makeID: @escaping @Sendable () -> String = SessionID.random
     ) {
-        self.templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.limits = limits
         self.clock = clock
         self.makeID = makeID
@@ -104,36 +100,6 @@ public actor PagerEngine {
     public var subscriberTotal: Int { subscriberCount }
 
     // MARK: - Sessions
-
-    /// Creates a session from a request body: `{"template"?: name, …definition members}`.
-    public func create(body: JSONObject) throws(EngineError) -> SessionSnapshot {
-        try create(definition(from: body))
-    }
-
-    /// Decodes a create body into a definition: the named template merged with the other members,
-    /// or the members alone. Needs nothing but the templates, so callers run it before they enter
-    /// the engine, and decoding (which measures every page's content) never holds the engine.
-    public nonisolated func definition(from body: JSONObject) throws(EngineError) -> PagerDefinition {
-        do {
-            if let nameValue = body["template"], !nameValue.isNull {
-                guard let name = nameValue.stringValue else {
-                    throw EngineError.pager(
-                        PagerError(
-                            kind: .invalid, field: "template", detail: "Expected a string, found \(nameValue.kindName)."
-                        ))
-                }
-                guard let template = templates[name] else { throw EngineError.templateNotFound(name) }
-                return try template.makeDefinition(overrides: body, extraMembers: ["template"])
-            }
-            return try PagerDefinition(json: body, extraMembers: ["template"])
-        } catch let error as EngineError {
-            throw error
-        } catch let error as PagerError {
-            throw .pager(error)
-        } catch {
-            throw .pager(PagerError(kind: .invalid, field: nil, detail: "\(error)"))
-        }
-    }
 
     /// Creates a session from a definition.
     public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
@@ -165,16 +131,19 @@ public actor PagerEngine {
         return SessionSnapshot(id: id, pager: session.pager)
     }
 
-    /// Applies `command` to session `id` if `precondition` accepts its version.
+    /// Applies `command` to session `id` if `precondition` accepts its version and, when
+    /// `expectedVersion` is given, the session is still at that version (a caller that computed
+    /// the command from a snapshot uses it); otherwise throws `versionMismatch`, changing nothing.
     public func apply(
-        _ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil
-    )
-        throws(EngineError) -> CommandResult
-    {
+        _ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil, expectedVersion: Int? = nil
+    ) throws(EngineError) -> CommandResult {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         touch(session, now: now)
         if let precondition, !precondition.accepts(session.pager.version) {
+            throw .versionMismatch(current: session.pager.version)
+        }
+        if let expectedVersion, session.pager.version != expectedVersion {
             throw .versionMismatch(current: session.pager.version)
         }
         let outcome: PagerOutcome
@@ -203,18 +172,6 @@ public actor PagerEngine {
             publish(SessionEvent(kind: .actionRequested, snapshot: snapshot), to: session)
         }
         return CommandResult(snapshot: snapshot, outcome: outcome)
-    }
-
-    /// Applies a PATCH body (merge patch of the settings) to session `id`.
-    public func patch(
-        _ id: String, with body: JSONObject, precondition: VersionPrecondition? = nil
-    )
-        throws(EngineError) -> CommandResult
-    {
-        guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
-        let settings: PagerSettings
-        do { settings = try session.pager.settings.patched(with: body) } catch { throw .pager(error) }
-        return try apply(.updateSettings(settings), to: id, precondition: precondition)
     }
 
     /// Deletes session `id`; its subscribers get a `deleted` event and their streams end.

@@ -5,6 +5,7 @@ import PagerAPI
 import PagerModel
 import PagerSessions
 import TestSupport
+import Testing
 
 struct TestClock: EngineClock {
     let time: ManualTime
@@ -20,8 +21,14 @@ struct APITester {
 
     init(limits: EngineLimits = EngineLimits(), options: APIOptions = APIOptions()) throws {
         let templates = try Self.shippedTemplates()
-        engine = PagerEngine(templates: templates, limits: limits, clock: TestClock(time: clock))
-        responder = APIResponder(engine: engine, readiness: Readiness(), options: options)
+        engine = PagerEngine(limits: limits, clock: TestClock(time: clock))
+        responder = APIResponder(engine: engine, templates: templates, readiness: Readiness(), options: options)
+    }
+
+    /// The definition of a session made from shipped template `name`, as a create body would ask.
+    static func definition(template name: String) throws -> PagerDefinition {
+        let template = try #require(try shippedTemplates().first { $0.name == name })
+        return try template.makeDefinition(overrides: JSONObject())
     }
 
     static func shippedTemplates() throws -> [Template] {

@@ -19,8 +19,8 @@ struct EngineTests {
 
     @Test("subscribers see every change in order with its kind, then deleted")
     func changeFeed() async throws {
-        let engine = PagerEngine(templates: try APITester.shippedTemplates())
-        let created = try await engine.create(body: ["template": "media"])
+        let engine = PagerEngine()
+        let created = try await engine.create(APITester.definition(template: "media"))
         let subscription = try await engine.subscribe(to: created.id)
         let snapshot = subscription.snapshot, events = subscription.events
         #expect(snapshot.version == 1)
@@ -52,8 +52,8 @@ struct EngineTests {
 
     @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once")
     func concurrentCommands() async throws {
-        let engine = PagerEngine(templates: try APITester.shippedTemplates())
-        let id = try await engine.create(body: ["template": "mall"]).id
+        let engine = PagerEngine()
+        let id = try await engine.create(APITester.definition(template: "mall")).id
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<16 {
                 group.addTask {
@@ -72,8 +72,8 @@ struct EngineTests {
         "immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once"
     )
     func immediateAndAwaitedCommands() async throws {
-        let engine = PagerEngine(templates: try APITester.shippedTemplates())
-        let id = try await engine.create(body: ["template": "mall"]).id
+        let engine = PagerEngine()
+        let id = try await engine.create(APITester.definition(template: "mall")).id
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<8 {
                 group.addTask {

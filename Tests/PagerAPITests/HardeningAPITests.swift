@@ -108,3 +108,36 @@ struct HardeningAPITests {
             await open.send("GET", "/v1/templates", headers: [("Origin", "https://b.example")]).headers["Vary"] == nil)
     }
 }
+
+@Suite("PATCH decodes outside the engine and still applies every change")
+struct ConcurrentPatchTests {
+    @Test("PATCHes racing with commands all apply, each once, with no spurious 412")
+    func racingPatches() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "mall"}"#)
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var worst = 200
+                    for step in 0..<50 {
+                        let reply =
+                            step % 2 == 0
+                            ? await api.send(
+                                "PATCH", "/v1/sessions/\(id)", json: #"{"preload": \#((task + step) % 3)}"#)
+                            : await api.send("POST", "/v1/sessions/\(id)/next")
+                        worst = max(worst, reply.status)
+                    }
+                    return worst
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        // 200 nexts always change the state; each PATCH changes it when preload differs.
+        let version = await api.send("GET", "/v1/sessions/\(id)")["version"]?.intValue ?? 0
+        #expect(version >= 201 && version <= 401)
+        let stale = await api.send(
+            "PATCH", "/v1/sessions/\(id)", json: #"{"preload": 2}"#, headers: [("If-Match", "\"1\"")])
+        #expect(stale.status == 412 && stale.code == "version_mismatch")
+    }
+}

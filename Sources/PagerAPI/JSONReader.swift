@@ -1,4 +1,5 @@
 public import JSON
+public import PagerModel
 
 /// Reads the members of a JSON object with errors that name the field, and refuses unknown
 /// members so a typo is reported rather than ignored. `null` counts as absent.

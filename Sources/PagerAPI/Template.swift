@@ -1,4 +1,6 @@
 public import JSON
+public import PagerModel
+import PagerSessions
 
 /// A named page set that sessions can be created from: a definition with defaults, and a catalog
 /// of pages that can be inserted later by id.
@@ -46,5 +48,28 @@ public struct Template: Sendable, Equatable {
         for key in extraMembers { merged[key] = nil }
         if merged["pages"] == nil { merged["pages"] = .array([]) }
         return try PagerDefinition(json: merged, catalog: catalog)
+    }
+}
+
+extension Template {
+    /// The definition a create body asks for: `{"template": name, …overrides}` merges the
+    /// overrides over the named template (RFC 7396), anything else is a definition by itself.
+    /// Runs before the engine is entered, so decoding (which measures every page's content)
+    /// never holds it.
+    static func definition(from body: JSONObject, templates: [String: Template]) throws(APIError) -> PagerDefinition {
+        var template: Template?
+        if let nameValue = body["template"], !nameValue.isNull {
+            guard let name = nameValue.stringValue else {
+                throw APIError.invalidRequest("Expected a string, found \(nameValue.kindName).", field: "template")
+            }
+            guard let named = templates[name] else { throw APIError(engineError: .templateNotFound(name)) }
+            template = named
+        }
+        do throws(PagerError) {
+            if let template { return try template.makeDefinition(overrides: body, extraMembers: ["template"]) }
+            return try PagerDefinition(json: body, extraMembers: ["template"])
+        } catch {
+            throw APIError(pagerError: error)
+        }
     }
 }

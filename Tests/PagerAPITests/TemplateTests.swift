@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PagerAPI
 import PagerModel
 import Testing
 
@@ -48,7 +49,7 @@ struct TemplateTests {
                 == EmptyState(
                     title: "Create your first bottle", action: PagerAction(id: "add-bottle", title: "Create a bottle")))
         #expect(piggy.settings.trailingAction == PagerAction(id: "add-bottle", title: "Add a bottle"))
-        let bottle = try piggy.after(.insertFromCatalog(id: "travel", at: nil))
+        let bottle = try piggy.applying(.insertFromCatalog(id: "travel", at: nil)).pager
         #expect(
             bottle.index == 0 && bottle.reportedTrailingAction?.id == "add-bottle" && bottle.reportedEmptyState == nil)
     }

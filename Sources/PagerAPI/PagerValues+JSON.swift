@@ -1,0 +1,155 @@
+public import JSON
+public import PagerModel
+
+// Decoding of the pager's values from JSON request bodies and template files. Every field is
+// checked and an error names its path; unknown members are refused.
+
+extension PagerDefinition {
+    /// The members a definition may have, besides those the caller allows (such as `template`).
+    public static let members: Set<String> = [
+        "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
+    ]
+
+    /// Decodes a definition; `pages` is required unless `requirePages` is false.
+    public init(
+        json object: JSONObject, catalog: [Page] = [], extraMembers: Set<String> = [], requirePages: Bool = true
+    )
+        throws(PagerError)
+    {
+        let reader = try JSONReader(.object(object))
+        try reader.allowOnly(Self.members.union(extraMembers))
+        guard let pageValues = try reader.array("pages") else {
+            if requirePages { throw .invalid(field: "pages", "This member is required without a template.") }
+            self.init(pages: [], initialPage: nil, settings: try PagerSettings(json: object), catalog: catalog)
+            return
+        }
+        var pages: [Page] = []
+        pages.reserveCapacity(pageValues.count)
+        for (position, value) in pageValues.enumerated() {
+            pages.append(try Page(json: value, field: "pages[\(position)]"))
+        }
+        var initialPage: Pager.InitialPage?
+        if let value = reader.value("initialPage") {
+            switch value {
+            case .string(let id): initialPage = .id(id)
+            case .number:
+                guard let index = value.intValue else {
+                    throw reader.mismatch("initialPage", "an index or a page id", value)
+                }
+                initialPage = .index(index)
+            default: throw reader.mismatch("initialPage", "an index or a page id", value)
+            }
+        }
+        self.init(pages: pages, initialPage: initialPage, settings: try PagerSettings(json: object), catalog: catalog)
+    }
+
+}
+
+extension Page {
+    /// Decodes `{id, title, tabWidth?, content?, stack?}`.
+    public init(json value: JSONValue, field: String) throws(PagerError) {
+        let reader = try JSONReader(value, path: field)
+        try reader.allowOnly(["id", "title", "tabWidth", "content", "stack"])
+        var stack: [Screen] = []
+        for (position, screen) in (try reader.array("stack") ?? []).enumerated() {
+            stack.append(try Screen(json: screen, field: "\(field).stack[\(position)]"))
+        }
+        self.init(
+            id: try reader.requiredString("id"), title: try reader.requiredString("title"),
+            tabWidth: try reader.number("tabWidth"), content: try reader.rawObject("content") ?? JSONObject(),
+            stack: stack)
+    }
+}
+
+extension Screen {
+    /// Decodes `{id, title?, content?}`.
+    public init(json value: JSONValue, field: String) throws(PagerError) {
+        let reader = try JSONReader(value, path: field)
+        try reader.allowOnly(["id", "title", "content"])
+        self.init(
+            id: try reader.requiredString("id"), title: try reader.string("title"),
+            content: try reader.rawObject("content"))
+    }
+}
+
+extension PagerAction {
+    /// Decodes `{id, title}`.
+    init(reader: JSONReader) throws(PagerError) {
+        try reader.allowOnly(["id", "title"])
+        self.init(id: try reader.requiredString("id"), title: try reader.requiredString("title"))
+    }
+}
+
+extension PagerSettings {
+    /// The settings members of a definition or a PATCH body; absent members take the defaults.
+    public static let members: Set<String> = ["mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState"]
+
+    /// Decodes the settings members of `object` (other members are the caller's to check).
+    public init(json object: JSONObject) throws(PagerError) {
+        let reader = try JSONReader(.object(object))
+        self.init()
+        if let mode = try reader.choice("mode", as: PagerMode.self) { self.mode = mode }
+        if let viewport = try reader.object("viewport") {
+            try viewport.allowOnly(["width"])
+            if let width = try viewport.number("width") { viewportWidth = width }
+        }
+        if let bar = try reader.object("tabBar") {
+            try bar.allowOnly(["layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator"])
+            if let layout = try bar.choice("layout", as: TabLayout.self) { tabBar.layout = layout }
+            if let value = try bar.number("spacing") { tabBar.spacing = value }
+            if let value = try bar.number("inset") { tabBar.inset = value }
+            if let value = try bar.number("minTabWidth") { tabBar.minTabWidth = value }
+            if let value = try bar.number("tabPadding") { tabBar.tabPadding = value }
+            if let value = try bar.number("charWidth") { tabBar.charWidth = value }
+            if let indicator = try bar.object("indicator") {
+                try indicator.allowOnly(["style", "height"])
+                if let style = try indicator.choice("style", as: IndicatorStyle.self) { tabBar.indicatorStyle = style }
+                if let height = try indicator.number("height") { tabBar.indicatorHeight = height }
+            }
+        }
+        if let preload = try reader.integer("preload") { self.preload = preload }
+        if let action = try reader.object("trailingAction") { trailingAction = try PagerAction(reader: action) }
+        if let empty = try reader.object("emptyState") {
+            try empty.allowOnly(["title", "action"])
+            emptyState = EmptyState(
+                title: try empty.requiredString("title"),
+                action: try empty.object("action").map(PagerAction.init(reader:)))
+        }
+    }
+
+    /// The settings as JSON, in the shape they are decoded from; PATCH merges over this.
+    public var json: JSONObject {
+        var object: JSONObject = [
+            "mode": .string(mode.rawValue),
+            "viewport": ["width": .number(viewportWidth)],
+            "tabBar": [
+                "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
+                "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),
+                "tabPadding": .number(tabBar.tabPadding), "charWidth": .number(tabBar.charWidth),
+                "indicator": [
+                    "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
+                ],
+            ],
+            "preload": .number(Double(preload)),
+        ]
+        if let trailingAction { object["trailingAction"] = trailingAction.json }
+        if let emptyState {
+            var empty: JSONObject = ["title": .string(emptyState.title)]
+            if let action = emptyState.action { empty["action"] = action.json }
+            object["emptyState"] = .object(empty)
+        }
+        return object
+    }
+
+    /// Applies a PATCH body (RFC 7396 merge patch over `json`); only settings members are allowed.
+    public func patched(with patch: JSONObject) throws(PagerError) -> PagerSettings {
+        let reader = try JSONReader(.object(patch))
+        try reader.allowOnly(Self.members)
+        return try PagerSettings(json: json.merging(patch: patch))
+    }
+}
+
+extension PagerAction {
+    /// `{id, title}`.
+    public var json: JSONValue { ["id": .string(id), "title": .string(title)] }
+}
