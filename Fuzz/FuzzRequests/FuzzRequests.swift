@@ -23,7 +23,7 @@ private let paths = [
 private let documented: Set<Int> = [200, 201, 204, 304, 400, 401, 404, 405, 409, 411, 412, 413, 415, 422, 503, 507]
 
 private final class Harness: Sendable {
-    let engine: PagerEngine
+    let engines: PagerEngines
     let responder: APIResponder
 
     init() {
@@ -37,13 +37,15 @@ private final class Harness: Sendable {
             return try? Template(json: value)
         }
         precondition(!templates.isEmpty, "run the fuzzer from the repository's root, where config/templates is")
-        engine = PagerEngine(
+        engines = PagerEngines(
+            count: 4,
             limits: EngineLimits(
                 maxSessions: 1000, pager: PagerLimits(sessionBudgetBytes: 256 << 10), memoryBudgetBytes: 64 << 20))
         let readiness = Readiness()
         readiness.set(true)
         responder = APIResponder(
-            engine: engine, readiness: readiness, options: APIOptions(corsOrigins: ["https://a.example"]))
+            engines: engines, templates: templates, readiness: readiness,
+            options: APIOptions(corsOrigins: ["https://a.example"]))
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -55,7 +55,7 @@ public struct APIResponder: HTTPResponder {
 
     /// Creates the responder with every route registered.
     public init(
-        engine: PagerEngine, templates: [Template] = [], readiness: Readiness, options: APIOptions = APIOptions(),
+        engines: PagerEngines, templates: [Template] = [], readiness: Readiness, options: APIOptions = APIOptions(),
         metrics: APIMetrics = APIMetrics()
     ) {
         let templates = Dictionary(templates.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -65,10 +65,11 @@ public struct APIResponder: HTTPResponder {
         let heartbeat = EventHeartbeat(interval: options.eventHeartbeat)
         self.heartbeat = heartbeat
         var router = Router()
-        Self.addOperationalRoutes(to: &router, readiness: readiness, engine: engine, metrics: metrics, options: options)
+        Self.addOperationalRoutes(
+            to: &router, readiness: readiness, engines: engines, metrics: metrics, options: options)
         TemplateRoutes(templates: templates).register(in: &router)
-        SessionRoutes(engine: engine, templates: templates).register(in: &router)
-        EventRoutes(engine: engine, heartbeat: heartbeat).register(in: &router)
+        SessionRoutes(engines: engines, templates: templates).register(in: &router)
+        EventRoutes(engines: engines, heartbeat: heartbeat).register(in: &router)
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add("GET", "/openapi.json") { _ in
@@ -159,7 +160,7 @@ public struct APIResponder: HTTPResponder {
     }
 
     private static func addOperationalRoutes(
-        to router: inout Router, readiness: Readiness, engine: PagerEngine, metrics: APIMetrics, options: APIOptions
+        to router: inout Router, readiness: Readiness, engines: PagerEngines, metrics: APIMetrics, options: APIOptions
     ) {
         router.add("GET", "/healthz") { _ in
             jsonResponse(["status": "ok"])
@@ -173,9 +174,7 @@ public struct APIResponder: HTTPResponder {
             return jsonResponse(["status": "ready"])
         }
         router.add("GET", "/metrics") { _ in
-            let (sessions, evictions, subscribers) = engine.immediately { engine in
-                (engine.sessionCount, engine.evictions, engine.subscriberTotal)
-            }
+            let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
                 sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers
             )

@@ -13,18 +13,18 @@ import PagerSessions
 /// encoded once for all subscribers of the session. While it waits, the engine keeps only the
 /// newest changes for it, so a slow reader skips ahead to the newest state.
 struct EventRoutes {
-    let engine: PagerEngine
+    let engines: PagerEngines
     let heartbeat: EventHeartbeat
     /// Bytes unsent to a subscriber beyond which its writer waits before the next event.
     static let backlogLimit = 256 * 1024
 
     func register(in router: inout Router) {
-        let engine = self.engine, heartbeat = self.heartbeat
+        let engines = self.engines, heartbeat = self.heartbeat
         router.add("GET", "/v1/sessions/{id}/events") { context throws(APIError) in
             let id = context.parameter("id")
             let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
             let address = context.request.remoteAddress
-            let subscription = try call(engine) { engine throws(EngineError) in
+            let subscription = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             }
             let snapshot = subscription.snapshot, token = subscription.token
@@ -40,7 +40,7 @@ struct EventRoutes {
             // before that thread reads the client's next request.
             stream.onClose {
                 writer.cancel()
-                engine.immediately { engine in engine.unsubscribe(token, from: id) }
+                engines.shard(for: id).immediately { engine in engine.unsubscribe(token, from: id) }
             }
             return HTTPResponse(
                 status: 200,

@@ -2,13 +2,14 @@ import MicroHTTP
 import PagerModel
 import PagerSessions
 
-/// Runs one engine call on the calling thread (see `PagerEngine.immediately`), turning its
-/// refusal into the API's.
+/// Runs one call on the shard that holds session `id`, on the calling thread (see
+/// `PagerEngine.immediately`), turning its refusal into the API's.
 func call<T: Sendable>(
-    _ engine: PagerEngine, _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+    _ engines: PagerEngines, session id: String,
+    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
 ) throws(APIError) -> T {
     do {
-        return try engine.immediately(operation)
+        return try engines.shard(for: id).immediately(operation)
     } catch {
         throw APIError(engineError: error)
     }

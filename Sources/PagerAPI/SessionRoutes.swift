@@ -6,7 +6,7 @@ import PagerSessions
 /// The `/v1/sessions` routes: each parses its body into a command, makes one call to the
 /// engine and answers with the state document.
 struct SessionRoutes {
-    let engine: PagerEngine
+    let engines: PagerEngines
     let templates: [String: Template]
 
     func register(in router: inout Router) {
@@ -14,14 +14,17 @@ struct SessionRoutes {
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition = try Template.definition(from: body, templates: templates)
-            let snapshot = try call(engine) { engine throws(EngineError) in try engine.create(definition) }
+            let snapshot: SessionSnapshot
+            do throws(EngineError) { snapshot = try engines.create(definition) } catch {
+                throw APIError(engineError: error)
+            }
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
             return response
         }
         router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             if let header = context.request.headers["If-None-Match"],
                 ETag.precondition(from: header).accepts(snapshot.version)
             {
@@ -32,12 +35,14 @@ struct SessionRoutes {
         router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try Self.patch(id, with: body, precondition: precondition, engine: engine)
+            let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            try call(engine) { engine throws(EngineError) in try engine.delete(id, precondition: precondition) }
+            try call(engines, session: id) { engine throws(EngineError) in
+                try engine.delete(id, precondition: precondition)
+            }
             return HTTPResponse(status: 204)
         }
         addCommand("POST", "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
@@ -53,12 +58,12 @@ struct SessionRoutes {
         addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
             let id = context.parameter("id")
-            let snapshot = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
         addCommand("POST", "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
@@ -94,14 +99,14 @@ struct SessionRoutes {
     /// result on the condition that the session is still at the version read; if another change
     /// came first, it reads again. A client's own `If-Match` is checked when the change applies.
     static func patch(
-        _ id: String, with body: JSONObject, precondition: VersionPrecondition?, engine: PagerEngine
+        _ id: String, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
     ) throws(APIError) -> CommandResult {
         while true {
-            let current = try call(engine) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let current = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             let settings: PagerSettings
             do { settings = try current.pager.settings.patched(with: body) } catch { throw APIError(pagerError: error) }
             do throws(EngineError) {
-                return try engine.immediately { engine throws(EngineError) in
+                return try engines.shard(for: id).immediately { engine throws(EngineError) in
                     try engine.apply(
                         .updateSettings(settings), to: id, precondition: precondition,
                         expectedVersion: current.version)
@@ -125,12 +130,12 @@ struct SessionRoutes {
         _ method: String, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (HTTPRequest, String) throws(APIError) -> PagerCommand
     ) {
-        let engine = self.engine
+        let engines = self.engines
         router.add(method, pattern) { context throws(APIError) in
             // Routes without a page parameter get "" and ignore it.
             let command = try parse(context.request, context.parameter("pageId"))
             let id = context.parameter("id"), precondition = context.request.versionPrecondition
-            let result = try call(engine) { engine throws(EngineError) in
+            let result = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.apply(command, to: id, precondition: precondition)
             }
             return stateResponse(result.snapshot, outcome: result.outcome)

@@ -41,6 +41,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxSubscribersPerAddress = EngineLimits().maxSubscribersPerAddress
     /// Bytes of session data all sessions together may hold.
     public var memoryBudgetBytes = EngineLimits().memoryBudgetBytes
+    /// Engine shards the sessions are spread over; 0 for four per server thread.
+    public var engineShards = 0
     /// The bearer token every `/v1` request must carry; nil for none.
     public var authToken = APIOptions().authToken
     /// Origins allowed by CORS; `*` allows any.
@@ -67,6 +69,9 @@ public struct Configuration: Sendable, Equatable {
             maxPages: maxPages, maxStackDepth: maxStackDepth, maxContentBytes: maxContentBytes,
             sessionBudgetBytes: sessionBudgetBytes)
     }
+
+    /// The number of engine shards in force: `engineShards`, or four per server thread.
+    public var shardCount: Int { engineShards > 0 ? engineShards : 4 * max(1, server.threadPoolSize) }
 
     /// The engine's limits.
     public var engineLimits: EngineLimits {

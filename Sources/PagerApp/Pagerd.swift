@@ -45,7 +45,7 @@ public enum Pagerd {
     private static func run(_ configuration: Configuration, templates: [Template], logger: Logger) async -> Int32 {
         raiseFileLimit(toServe: configuration.server.connectionLimit, logger: logger)
         let readiness = Readiness()
-        let engine = PagerEngine(limits: configuration.engineLimits)
+        let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits)
         let webFiles = WebLoader.load(from: configuration.webRoot)
         if webFiles == nil {
             logger.warning(
@@ -56,7 +56,7 @@ public enum Pagerd {
             authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
             liveRequests: { statistics.liveRequests }, webFiles: webFiles ?? [:])
-        let responder = APIResponder(engine: engine, templates: templates, readiness: readiness, options: options)
+        let responder = APIResponder(engines: engines, templates: templates, readiness: readiness, options: options)
         let httpLogger = Logger(label: "pagerd.http")
         let server = HTTPServer(configuration: configuration.server, responder: responder, statistics: statistics) {
             message in httpLogger.notice("libmicrohttpd: \(message)")
@@ -66,7 +66,7 @@ public enum Pagerd {
         let services = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: EvictionService(engine: engine, idleTTL: configuration.idleTTL, logger: logger)),
+                    .init(service: EvictionService(engines: engines, idleTTL: configuration.idleTTL, logger: logger)),
                     .init(service: HeartbeatService(heartbeat: responder.heartbeat)),
                     .init(
                         service: HTTPServerService(

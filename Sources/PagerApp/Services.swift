@@ -36,7 +36,7 @@ struct HTTPServerService: Service {
 /// ``PagerEngine/evictionBatch``, each a separate turn on the engine so requests interleave with
 /// a mass expiry. Ends with the graceful shutdown.
 struct EvictionService: Service {
-    let engine: PagerEngine
+    let engines: PagerEngines
     let idleTTL: Int
     let logger: Logger
 
@@ -46,10 +46,12 @@ struct EvictionService: Service {
             while true {
                 do { try await Task.sleep(for: interval) } catch { return }
                 var evicted = 0
-                while !Task.isCancelled {
-                    let batch = await engine.evictExpired(limit: PagerEngine.evictionBatch)
-                    evicted += batch
-                    if batch < PagerEngine.evictionBatch { break }
+                for shard in engines.shards {
+                    while !Task.isCancelled {
+                        let batch = await shard.evictExpired(limit: PagerEngine.evictionBatch)
+                        evicted += batch
+                        if batch < PagerEngine.evictionBatch { break }
+                    }
                 }
                 if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
             }

@@ -258,6 +258,9 @@ extension Setting {
             "memoryBudgetBytes", \.memoryBudgetBytes, 65_536...(1 << 50),
             "Bytes of session data all sessions together may hold."),
         .integer(
+            "engineShards", \.engineShards, 0...1024,
+            "Engine shards the sessions are spread over (each with its own lock); 0 for four per server thread."),
+        .integer(
             "sessionBudgetBytes", \.sessionBudgetBytes, 4096...(1 << 50), "Bytes of session data one session may hold."),
     ]
 

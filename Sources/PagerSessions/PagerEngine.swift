@@ -10,7 +10,8 @@ public struct Subscription: Sendable {
     public var token: Int
 }
 
-/// The only shared mutable state of pagerd: the table of sessions, each a `Pager` value.
+/// One shard of the session table (see ``PagerEngines`` for the concurrency model): its sessions,
+/// each a `Pager` value.
 ///
 /// Every method reads a session, computes with the pure model and stores the result with no
 /// suspension in between, so commands on one session apply one at a time, in arrival order.
@@ -52,6 +53,8 @@ public actor PagerEngine {
 
     /// The limits in force.
     public nonisolated let limits: EngineLimits
+    /// The counts the limits apply to, shared with the other shards of the same server.
+    public nonisolated let accounts: EngineAccounts
     private let clock: any EngineClock
     private let makeID: @Sendable () -> String
     private let executor = EngineExecutor()
@@ -59,8 +62,7 @@ public actor PagerEngine {
     private var idleOrder = IdleOrder()
     private var nextSubscriberID = 0
     private var subscriberCount = 0
-    private var subscribersByAddress: [String: Int] = [:]
-    /// Session data held by every session, as budgets count it (``Pager/storedBytes``).
+    /// Session data held by this engine's sessions, as budgets count it (``Pager/storedBytes``).
     public private(set) var storedBytes = 0
     /// Sessions evicted for idling since start.
     public private(set) var evictions = 0
@@ -68,13 +70,15 @@ public actor PagerEngine {
     /// not, per sweep. Tests read it to show that eviction never scans the table.
     public private(set) var evictionVisits = 0
 
-    /// Creates an engine.
+    /// Creates an engine; `accounts` are shared with the other shards of the same server (by
+    /// default, its own).
     public init(
         limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        makeID: @escaping @Sendable () -> String = SessionID.random
+        accounts: EngineAccounts = EngineAccounts(), makeID: @escaping @Sendable () -> String = SessionID.random
     ) {
         self.limits = limits
         self.clock = clock
+        self.accounts = accounts
         self.makeID = makeID
     }
 
@@ -93,34 +97,55 @@ public actor PagerEngine {
         return try result!.get()
     }
 
-    /// Live sessions.
+    /// Whether session `id` is in this engine's table (live or not yet evicted).
+    public func holds(_ id: String) -> Bool { sessions[id] != nil }
+
+    /// Live sessions in this engine.
     public var sessionCount: Int { sessions.count }
 
-    /// Live event subscribers.
+    /// Live event subscribers of this engine's sessions.
     public var subscriberTotal: Int { subscriberCount }
 
     // MARK: - Sessions
 
-    /// Creates a session from a definition.
+    /// Creates a session from a definition, with a new id.
     public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
-        let now = clock.now()
-        if sessions.count >= limits.maxSessions { evictExpired(now: now, limit: Self.evictionBatch) }
-        guard sessions.count < limits.maxSessions else { throw .atCapacity(limit: limits.maxSessions) }
-        let pager: Pager
-        do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
-        if storedBytes + pager.storedBytes > limits.memoryBudgetBytes {
-            evictExpired(now: now, limit: Self.evictionBatch)
-        }
-        guard storedBytes + pager.storedBytes <= limits.memoryBudgetBytes else {
-            throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
-        }
         var id = makeID()
         while sessions[id] != nil { id = makeID() }
+        return try create(definition, id: id)
+    }
+
+    /// Creates a session from a definition under `id`, which must be unused in this engine
+    /// (``PagerEngines`` makes the id first, to choose the shard).
+    public func create(_ definition: PagerDefinition, id: String) throws(EngineError) -> SessionSnapshot {
+        precondition(sessions[id] == nil, "a session id is used twice")
+        let now = clock.now()
+        let pager: Pager
+        do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
+        try reserve(session: true, bytes: pager.storedBytes, now: now)
         let session = Session(id: id, pager: pager, lastUsed: now)
         sessions[id] = session
         idleOrder.append(session)
         storedBytes += pager.storedBytes
         return SessionSnapshot(id: id, pager: pager)
+    }
+
+    /// Reserves a session slot (when `session`) and `bytes` of session data in the shared
+    /// accounts, evicting one batch of this engine's expired sessions first if either is full.
+    private func reserve(session: Bool, bytes: Int, now: Double) throws(EngineError) {
+        for attempt in 0..<2 {
+            if attempt == 1 { evictExpired(now: now, limit: Self.evictionBatch) }
+            guard !session || EngineAccounts.reserve(accounts.sessions, 1, limit: limits.maxSessions) else {
+                if attempt == 1 { throw .atCapacity(limit: limits.maxSessions) }
+                continue
+            }
+            guard EngineAccounts.reserve(accounts.storedBytes, bytes, limit: limits.memoryBudgetBytes) else {
+                if session { _ = EngineAccounts.reserve(accounts.sessions, -1, limit: .max) }
+                if attempt == 1 { throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes) }
+                continue
+            }
+            return
+        }
     }
 
     /// The session's current state; counts as use.
@@ -153,12 +178,7 @@ public actor PagerEngine {
             throw .pager(error)
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
-        if growth > 0, storedBytes + growth > limits.memoryBudgetBytes {
-            evictExpired(now: now, limit: Self.evictionBatch)
-            guard storedBytes + growth <= limits.memoryBudgetBytes else {
-                throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes)
-            }
-        }
+        if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
         storedBytes += growth
         let before = session.pager
         session.pager = outcome.pager
@@ -231,10 +251,13 @@ public actor PagerEngine {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
         storedBytes -= session.pager.storedBytes
+        _ = EngineAccounts.reserve(accounts.storedBytes, -session.pager.storedBytes, limit: .max)
+        _ = EngineAccounts.reserve(accounts.sessions, -1, limit: .max)
         subscriberCount -= session.subscribers.count
+        _ = EngineAccounts.reserve(accounts.subscribers, -session.subscribers.count, limit: .max)
         let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
         for subscriber in session.subscribers.values {
-            releaseAddress(subscriber.address)
+            accounts.releaseAddress(subscriber.address)
             subscriber.continuation.yield(event)
             subscriber.continuation.finish()
         }
@@ -252,13 +275,14 @@ public actor PagerEngine {
     public func subscribe(to id: String, from address: String = "") throws(EngineError) -> Subscription {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
-        guard subscriberCount < limits.maxSubscribers else {
-            throw .tooManySubscribers(limit: limits.maxSubscribers, scope: .server)
-        }
         guard session.subscribers.count < limits.maxSubscribersPerSession else {
             throw .tooManySubscribers(limit: limits.maxSubscribersPerSession, scope: .session)
         }
-        guard subscribersByAddress[address, default: 0] < limits.maxSubscribersPerAddress else {
+        guard EngineAccounts.reserve(accounts.subscribers, 1, limit: limits.maxSubscribers) else {
+            throw .tooManySubscribers(limit: limits.maxSubscribers, scope: .server)
+        }
+        guard accounts.reserveAddress(address, limit: limits.maxSubscribersPerAddress) else {
+            _ = EngineAccounts.reserve(accounts.subscribers, -1, limit: .max)
             throw .tooManySubscribers(limit: limits.maxSubscribersPerAddress, scope: .address)
         }
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
@@ -266,7 +290,6 @@ public actor PagerEngine {
         let token = nextSubscriberID
         nextSubscriberID += 1
         subscriberCount += 1
-        subscribersByAddress[address, default: 0] += 1
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
@@ -286,14 +309,10 @@ public actor PagerEngine {
             return
         }
         subscriberCount -= 1
-        releaseAddress(subscriber.address)
+        _ = EngineAccounts.reserve(accounts.subscribers, -1, limit: .max)
+        accounts.releaseAddress(subscriber.address)
         session.lastUsed = clock.now()
         if session.subscribers.isEmpty, !session.isLinked { idleOrder.append(session) }
-    }
-
-    private func releaseAddress(_ address: String) {
-        let left = subscribersByAddress[address, default: 1] - 1
-        subscribersByAddress[address] = left > 0 ? left : nil
     }
 
     private func publish(_ event: SessionEvent, to session: Session) {

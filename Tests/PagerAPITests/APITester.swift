@@ -14,15 +14,16 @@ struct TestClock: EngineClock {
 
 /// Drives the API responder in-process with request values.
 struct APITester {
-    let engine: PagerEngine
+    /// Four shards, so that tests cross shards as the server does.
+    let engine: PagerEngines
     let responder: APIResponder
     /// The engine's clock: tests move it by hand.
     let clock = ManualTime()
 
     init(limits: EngineLimits = EngineLimits(), options: APIOptions = APIOptions()) throws {
         let templates = try Self.shippedTemplates()
-        engine = PagerEngine(limits: limits, clock: TestClock(time: clock))
-        responder = APIResponder(engine: engine, templates: templates, readiness: Readiness(), options: options)
+        engine = PagerEngines(count: 4, limits: limits, clock: TestClock(time: clock))
+        responder = APIResponder(engines: engine, templates: templates, readiness: Readiness(), options: options)
     }
 
     /// The definition of a session made from shipped template `name`, as a create body would ask.

@@ -1,0 +1,94 @@
+public import PagerModel
+
+/// The server's sessions, sharded by id over several ``PagerEngine`` actors.
+///
+/// Concurrency model, in one place: every session lives in exactly one shard, chosen by a hash of
+/// its id; each shard is an actor that guards its own table, and its executor is a lock. The HTTP
+/// layer enters a shard synchronously on the server thread that read the request
+/// (``PagerEngine/immediately(_:)``: take the shard's lock, run, release), because measurements
+/// showed the hop to a Swift thread and back costing as much CPU as the whole engine work and
+/// leaving server threads idle; work that may wait (eviction, a consumer abandoning a change feed,
+/// tests) `await`s the actor instead, which takes the same lock on the shard's queue. So two
+/// requests contend only when they touch the same shard, and commands on one session apply one at
+/// a time, in the order they take its shard's lock. Invariants: an engine's methods never suspend
+/// and never enter another shard; no lock is held for work proportional to the number of sessions
+/// or subscribers (eviction takes at most ``PagerEngine/evictionBatch`` sessions per turn, a
+/// change reaches at most `maxSubscribersPerSession` subscribers); decoding and encoding happen
+/// outside. Limits that span shards (sessions, the memory budget, subscribers in all and by
+/// address) are kept in ``EngineAccounts`` with atomic reservations.
+public final class PagerEngines: Sendable {
+    /// The shards.
+    public let shards: [PagerEngine]
+    /// The limits in force.
+    public let limits: EngineLimits
+    /// The counts shared by the shards.
+    public let accounts: EngineAccounts
+    private let makeID: @Sendable () -> String
+
+    /// Creates `count` shards sharing `limits`.
+    public init(
+        count: Int, limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
+        makeID: @escaping @Sendable () -> String = SessionID.random
+    ) {
+        precondition(count >= 1, "an engine needs at least one shard")
+        let accounts = EngineAccounts()
+        self.accounts = accounts
+        self.limits = limits
+        self.makeID = makeID
+        shards = (0..<count).map { _ in PagerEngine(limits: limits, clock: clock, accounts: accounts, makeID: makeID) }
+    }
+
+    /// The shard that holds (or would hold) session `id`: FNV-1a over the id's bytes.
+    public func shard(for id: String) -> PagerEngine {
+        guard shards.count > 1 else { return shards[0] }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return shards[Int(hash % UInt64(shards.count))]
+    }
+
+    /// Creates a session under a new id, in the id's shard. When the session or byte limit is
+    /// reached, every shard evicts one batch of expired sessions and the create is tried once more.
+    public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+        do throws(EngineError) {
+            return try createOnce(definition)
+        } catch .atCapacity, .memoryBudgetExceeded {
+            for shard in shards {
+                shard.immediately { engine in _ = engine.evictExpired(limit: PagerEngine.evictionBatch) }
+            }
+            return try createOnce(definition)
+        }
+    }
+
+    private func createOnce(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+        while true {
+            let id = makeID()
+            let created = try shard(for: id).immediately { engine throws(EngineError) -> SessionSnapshot? in
+                engine.holds(id) ? nil : try engine.create(definition, id: id)
+            }
+            if let created { return created }
+        }
+    }
+
+    /// Live sessions in all shards.
+    public var sessionCount: Int { accounts.sessionCount }
+
+    /// Live event subscribers in all shards.
+    public var subscriberTotal: Int { accounts.subscriberCount }
+
+    /// Session data held by all shards.
+    public var storedBytes: Int { accounts.storedByteCount }
+
+    /// Sessions evicted for idling since start, in all shards.
+    public var evictions: Int { shards.reduce(0) { total, shard in total + shard.immediately { $0.evictions } } }
+
+    /// Evicts up to `limit` expired sessions from each shard, each shard in a turn of its own;
+    /// returns how many were evicted.
+    public func evictExpired(limit: Int = PagerEngine.evictionBatch) async -> Int {
+        var total = 0
+        for shard in shards { total += await shard.evictExpired(limit: limit) }
+        return total
+    }
+}
