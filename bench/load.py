@@ -6,8 +6,10 @@ wrk against each server in turn for POST …/next (rotating over the sessions), 
 and POST …/scroll, at 1, 64 and 256 connections. Prints req/s, p50/p99 latency, server CPU per
 request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3).
 
-Both servers run in the same threading mode: LOAD_THREADING (default poll) with LOAD_THREADS
-internal threads (default 2), passed to pagerd as PAGERD_THREADING / PAGERD_THREAD_POOL_SIZE.
+pagerd runs in LOAD_THREADING mode (default poll) with LOAD_THREADS internal threads (default 2),
+and again with one thread, to show how it scales. The ceiling runs in the same mode with one
+thread and with two; its faster configuration for each endpoint and connection count is the
+reference ("as fast as libmicrohttpd allows" on this machine), and both are printed.
 
 Environment: LOAD_DURATION (seconds per wrk run, default 5), LOAD_REPEAT (default 3),
 LOAD_CONNECTIONS (default "1,64,256"), LOAD_THREADING, LOAD_THREADS, PAGERD_BINARY, CEILING_BINARY.
@@ -111,35 +113,42 @@ def run_wrk(port, script, connections, pid):
 
 
 def main():
-    pagerd_port, ceiling_port = free_port(), free_port()
-    env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(pagerd_port), PAGERD_PER_IP_CONNECTION_LIMIT="0",
-               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000", PAGERD_THREADING=THREADING,
-               PAGERD_THREAD_POOL_SIZE=THREADS)
-    pagerd = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    ceiling = subprocess.Popen([CEILING, str(ceiling_port), THREADING, THREADS], stderr=subprocess.DEVNULL)
+    ports = {name: free_port() for name in ("pagerd", "pagerd 1t", "ceiling 1t", "ceiling 2t")}
+    processes = {}
+    for name, threads in (("pagerd", THREADS), ("pagerd 1t", "1")):
+        env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(ports[name]),
+                   PAGERD_PER_IP_CONNECTION_LIMIT="0", PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000",
+                   PAGERD_THREADING=THREADING, PAGERD_THREAD_POOL_SIZE=threads)
+        processes[name] = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    for name, threads in (("ceiling 1t", "1"), ("ceiling 2t", "2")):
+        processes[name] = subprocess.Popen([CEILING, str(ports[name]), THREADING, threads], stderr=subprocess.DEVNULL)
     try:
-        wait_for_port(pagerd_port, pagerd)
-        wait_for_port(ceiling_port, ceiling)
-        ids = create_sessions(pagerd_port)
+        for name, process in processes.items():
+            wait_for_port(ports[name], process)
+        session_ids = {name: create_sessions(ports[name]) for name in ("pagerd", "pagerd 1t")}
         with tempfile.TemporaryDirectory() as folder:
-            endpoints = {
-                "POST next": lua_script(folder, "next", "POST", [f"/v1/sessions/{i}/next" for i in ids], None),
-                "GET state": lua_script(folder, "get", "GET", [f"/v1/sessions/{i}" for i in ids], None),
-                "POST scroll": lua_script(folder, "scroll", "POST", [f"/v1/sessions/{i}/scroll" for i in ids],
-                                          '{"progress": 0.25}'),
-            }
+            def scripts(tag, ids):
+                return {
+                    "POST next": lua_script(folder, f"next{tag}", "POST", [f"/v1/sessions/{i}/next" for i in ids], None),
+                    "GET state": lua_script(folder, f"get{tag}", "GET", [f"/v1/sessions/{i}" for i in ids], None),
+                    "POST scroll": lua_script(folder, f"scroll{tag}", "POST", [f"/v1/sessions/{i}/scroll" for i in ids],
+                                              '{"progress": 0.25}'),
+                }
+            endpoint_scripts = {"pagerd": scripts("a", session_ids["pagerd"]),
+                                "pagerd 1t": scripts("b", session_ids["pagerd 1t"])}
+            endpoint_scripts["ceiling 1t"] = endpoint_scripts["ceiling 2t"] = endpoint_scripts["pagerd"]
             results = {}
             for repeat in range(REPEAT):
-                for name, script in endpoints.items():
+                for endpoint in ("POST next", "GET state", "POST scroll"):
                     for connections in CONNECTIONS:
-                        for server, port, process in (("pagerd", pagerd_port, pagerd), ("ceiling", ceiling_port, ceiling)):
-                            figures = run_wrk(port, script, connections, process.pid)
-                            results.setdefault((name, connections, server), []).append(figures)
-                            print(f"  run {repeat + 1}/{REPEAT} {name:11} c={connections:<3} {server:7} "
+                        for server, process in processes.items():
+                            figures = run_wrk(ports[server], endpoint_scripts[server][endpoint], connections, process.pid)
+                            results.setdefault((endpoint, connections, server), []).append(figures)
+                            print(f"  run {repeat + 1}/{REPEAT} {endpoint:11} c={connections:<3} {server:10} "
                                   f"{figures['rps']:9.0f} req/s", file=sys.stderr, flush=True)
         print_table(results)
     finally:
-        for process in (pagerd, ceiling):
+        for process in processes.values():
             process.terminate()
             process.wait(timeout=10)
 
@@ -150,19 +159,24 @@ def median(runs, key):
 
 def print_table(results):
     print(f"\npagerd vs the libmicrohttpd ceiling: wrk -t1, {DURATION} s per run, median of {REPEAT}, "
-          f"{SESSIONS} sessions of 4 pages, {THREADING} with {THREADS} server threads, "
+          f"{SESSIONS} sessions of 4 pages, {THREADING}; pagerd with {THREADS} server threads (and with 1), "
+          f"the ceiling with 1 and 2, the faster taken as the reference; "
           f"{os.cpu_count()} cores shared by server and client\n")
-    header = ("| endpoint | conns | pagerd req/s | ceiling req/s | ratio | pagerd p50 / p99 ms | ceiling p50 / p99 ms "
-              "| pagerd CPU µs/req | ceiling CPU µs/req | errors |")
-    print(header)
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    keys = sorted({(name, c) for name, c, _ in results}, key=lambda k: (["POST next", "GET state", "POST scroll"].index(k[0]), k[1]))
+    print("| endpoint | conns | pagerd req/s | pagerd 1 thread | ceiling 1 / 2 threads | ratio to best | "
+          "pagerd p50 / p99 ms | best ceiling p50 / p99 ms | pagerd CPU µs/req | best ceiling CPU µs/req | errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    keys = sorted({(name, c) for name, c, _ in results},
+                  key=lambda k: (["POST next", "GET state", "POST scroll"].index(k[0]), k[1]))
     for name, connections in keys:
-        mine, ceiling = results[(name, connections, "pagerd")], results[(name, connections, "ceiling")]
-        errors = sum(run["errors"] + run["non2xx"] for run in mine + ceiling)
-        print(f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(ceiling, 'rps'):,.0f} "
+        runs = {server: results[(name, connections, server)] for server in ("pagerd", "pagerd 1t", "ceiling 1t", "ceiling 2t")}
+        best = max(("ceiling 1t", "ceiling 2t"), key=lambda server: median(runs[server], "rps"))
+        mine, ceiling = runs["pagerd"], runs[best]
+        errors = sum(run["errors"] + run["non2xx"] for server_runs in runs.values() for run in server_runs)
+        print(f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(runs['pagerd 1t'], 'rps'):,.0f} "
+              f"| {median(runs['ceiling 1t'], 'rps'):,.0f} / {median(runs['ceiling 2t'], 'rps'):,.0f} "
               f"| {median(mine, 'rps') / median(ceiling, 'rps'):.2f} "
-              f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} | {median(ceiling, 'p50'):.2f} / {median(ceiling, 'p99'):.2f} "
+              f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} "
+              f"| {median(ceiling, 'p50'):.2f} / {median(ceiling, 'p99'):.2f} "
               f"| {median(mine, 'cpu_us'):.1f} | {median(ceiling, 'cpu_us'):.1f} | {errors} |")
 
 
