@@ -1,6 +1,7 @@
 // Micro-benchmarks: `make bench` (PAGERD_BENCHMARKS=1 swift package benchmark). They print time
 // and allocations per operation; nothing here asserts on time.
 import Benchmark
+import Dispatch
 import JSON
 import PagerAPI
 import PagerModel
@@ -78,6 +79,29 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try! engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })
+        }
+    }
+
+    // Lock contention: 8 threads, each on its own session, 2,000 `next`s each per iteration, into
+    // one engine and into 8 shards. The wall time per iteration is what the table compares.
+    for shardCount in [1, 8] {
+        Benchmark(
+            "engine: 8 threads × 2,000 nexts on distinct sessions, \(shardCount == 1 ? "one engine" : "8 shards")",
+            configuration: .init(metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: 50)
+        ) { benchmark in
+            let engines = PagerEngines(count: shardCount)
+            let ids = (0..<8).map { _ in try! engines.create(loopOfFour).id }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                    let id = ids[thread]
+                    let shard = engines.shard(for: id)
+                    for _ in 0..<2000 {
+                        blackHole(
+                            try! shard.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })
+                    }
+                }
+            }
         }
     }
 }

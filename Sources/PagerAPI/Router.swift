@@ -7,8 +7,14 @@ public struct RouteContext: Sendable {
     /// The path parameters by name, for example `id`.
     public var parameters: [String: String]
 
-    /// The parameter `name`; the router guarantees every parameter of the matched pattern.
-    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+    /// The parameter `name` of the matched pattern. Asking for one the pattern does not have is
+    /// a programming error, answered as a 500 rather than read as an empty string.
+    public func parameter(_ name: String) throws(APIError) -> String {
+        guard let value = parameters[name] else {
+            throw APIError(status: 500, code: "internal_error", detail: "The route has no parameter '\(name)'.")
+        }
+        return value
+    }
 }
 
 /// A route's handler.

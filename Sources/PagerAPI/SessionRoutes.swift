@@ -23,7 +23,7 @@ struct SessionRoutes {
             return response
         }
         router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
-            let id = context.parameter("id")
+            let id = try context.parameter("id")
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             if let header = context.request.headers["If-None-Match"],
                 ETag.precondition(from: header).accepts(snapshot.version)
@@ -34,12 +34,12 @@ struct SessionRoutes {
         }
         router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
-            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
             let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
-            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
             try call(engines, session: id) { engine throws(EngineError) in
                 try engine.delete(id, precondition: precondition)
             }
@@ -57,12 +57,12 @@ struct SessionRoutes {
         addCommand("POST", "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
         addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
-            let id = context.parameter("id")
+            let id = try context.parameter("id")
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
-            let id = context.parameter("id")
+            let id = try context.parameter("id")
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
@@ -123,18 +123,26 @@ struct SessionRoutes {
         _ method: String, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (HTTPRequest) throws(APIError) -> PagerCommand
     ) {
-        addPageCommand(method, pattern, into: &router) { request, _ throws(APIError) in try parse(request) }
+        addSessionCommand(method, pattern, into: &router) { context throws(APIError) in try parse(context.request) }
     }
 
     private func addPageCommand(
         _ method: String, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (HTTPRequest, String) throws(APIError) -> PagerCommand
     ) {
+        addSessionCommand(method, pattern, into: &router) { context throws(APIError) in
+            try parse(context.request, try context.parameter("pageId"))
+        }
+    }
+
+    private func addSessionCommand(
+        _ method: String, _ pattern: String, into router: inout Router,
+        _ parse: @escaping @Sendable (RouteContext) throws(APIError) -> PagerCommand
+    ) {
         let engines = self.engines
         router.add(method, pattern) { context throws(APIError) in
-            // Routes without a page parameter get "" and ignore it.
-            let command = try parse(context.request, context.parameter("pageId"))
-            let id = context.parameter("id"), precondition = context.request.versionPrecondition
+            let command = try parse(context)
+            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
             let result = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.apply(command, to: id, precondition: precondition)
             }

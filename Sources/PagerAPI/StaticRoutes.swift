@@ -34,7 +34,7 @@ struct StaticRoutes {
             try Self.response(for: "index.html", in: files, path: "/")
         }
         router.add("GET", "/demo/{file}") { context throws(APIError) in
-            let name = context.parameter("file")
+            let name = try context.parameter("file")
             guard name != "index.html" else { throw APIError.notFound(context.request.path) }
             return try Self.response(for: name, in: files, path: context.request.path)
         }

@@ -14,7 +14,7 @@ struct TemplateRoutes {
         }
         let documents = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, Self.document($0)) })
         router.add("GET", "/v1/templates/{name}") { context throws(APIError) in
-            let name = context.parameter("name")
+            let name = try context.parameter("name")
             guard let document = documents[name] else {
                 throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
             }
