@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The counts that limits apply to across every shard of a ``PagerEngines``: live sessions,
@@ -9,7 +10,7 @@ public final class EngineAccounts: Sendable {
     let sessions = Atomic<Int>(0)
     let storedBytes = Atomic<Int>(0)
     let subscribers = Atomic<Int>(0)
-    private let addressLock = PosixLock()
+    private let addressLock = NSLock()
     // Guarded by `addressLock`.
     nonisolated(unsafe) private var byAddress: [String: Int] = [:]
 

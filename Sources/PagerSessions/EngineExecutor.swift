@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,7 +19,8 @@ import Synchronization
 /// runs it.
 final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: `lock` is made for use from any thread; `owner` is atomic.
-    private let lock = PosixLock()
+    /// An `NSLock` (a POSIX mutex, which ThreadSanitizer sees; it cannot see `Synchronization.Mutex`).
+    private let lock = NSLock()
     private let queue = DispatchQueue(label: "pagerd.engine")
     /// The thread holding the lock; 0 when none does.
     private let owner = Atomic<UInt>(0)

@@ -1,3 +1,4 @@
+import Foundation
 public import PagerModel
 
 /// What kind of change an event reports.
@@ -50,7 +51,7 @@ public struct SessionEvent: Sendable {
 /// Bytes computed once, by the first caller, and shared by every later one: an event's encoding,
 /// so that a change is encoded once however many subscribers write it.
 public final class EncodedOnce: Sendable {
-    private let lock = PosixLock()
+    private let lock = NSLock()
     // Guarded by `lock`.
     nonisolated(unsafe) private var bytes: [UInt8]?
 

@@ -1,0 +1,43 @@
+extension Pager {
+    /// Applies `command`, returning the new pager and what happened; throws, changing nothing,
+    /// when the command is refused.
+    public func applying(
+        _ command: PagerCommand, limits: PagerLimits = PagerLimits()
+    ) throws(PagerError) -> PagerOutcome {
+        var next = self
+        var report = Report()
+        switch command {
+        case .next: try next.move(.forward, report: &report)
+        case .previous: try next.move(.reverse, report: &report)
+        case .select(let target, let path): try next.select(target, path: path, report: &report)
+        case .scroll(let input): try next.scroll(input, report: &report)
+        case .beginTransition(let target): try next.beginTransition(to: target, report: &report)
+        case .endTransition(let completed): next.endTransition(completed: completed, report: &report)
+        case .insert(let page, let position):
+            try next.insert(page, at: position, field: "page", limits: limits, report: &report)
+        case .insertFromCatalog(let id, let position):
+            try next.insertFromCatalog(id: id, at: position, limits: limits, report: &report)
+        case .remove(let id): try next.remove(pageID: id, report: &report)
+        case .update(let id, let update): try next.update(pageID: id, update, limits: limits, report: &report)
+        case .replacePages(let pages): try next.replacePages(pages, limits: limits, report: &report)
+        case .push(let id, let screen): try next.push(screen, onto: id, limits: limits, report: &report)
+        case .pop(let id, let toRoot): try next.pop(pageID: id, toRoot: toRoot, report: &report)
+        case .updateSettings(let settings): try next.updateSettings(settings, report: &report)
+        }
+        try next.checkBudget(limits, growing: next.storedBytes > storedBytes)
+        next.version = version + (report.changed ? 1 : 0)
+        return PagerOutcome(
+            pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
+            direction: report.direction, changed: report.changed)
+    }
+
+    /// What a command reports besides the new state. Each command says itself whether it changed
+    /// anything, so deciding costs O(the change), never a comparison of whole states.
+    struct Report {
+        var moved: Bool?
+        var edge: Edge?
+        var keyframes: [Keyframe]?
+        var direction: Direction?
+        var changed = false
+    }
+}

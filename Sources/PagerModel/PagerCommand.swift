@@ -1,0 +1,80 @@
+public import JSON
+
+/// A page to select by index or by id.
+public enum PageReference: Sendable, Equatable {
+    case index(Int)
+    case id(String)
+}
+
+/// The way a jump goes round a loop.
+public enum JumpPath: String, Sendable, CaseIterable {
+    /// Toward the target without crossing the seam.
+    case direct
+    /// The shorter way round (a tie goes forward); in a bounded pager, the same as direct.
+    case shortest
+}
+
+/// Where the finger is during a swipe, in one of three forms.
+public enum ScrollInput: Sendable, Equatable {
+    /// Signed progress p: + toward the next page.
+    case progress(Double)
+    /// Absolute content offset: p = offset/W − c.
+    case offset(Double)
+    /// UIPageViewController's scroll view offset, W at rest: p = (windowOffset − W)/W.
+    case windowOffset(Double)
+}
+
+/// Changes to one page; nil members stay as they are.
+public struct PageUpdate: Sendable, Equatable {
+    /// A tab width change.
+    public enum TabWidthChange: Sendable, Equatable {
+        case keep
+        case set(Double)
+        /// Back to the estimate from the title.
+        case clear
+    }
+
+    public var title: String?
+    /// New content, measured when set (while the request is decoded).
+    public var content: JSONObject? {
+        get { newContent?.content }
+        set { newContent = newValue.map { ($0, ContentMeasure($0)) } }
+    }
+    var newContent: (content: JSONObject, measure: ContentMeasure)?
+    public var tabWidth: TabWidthChange
+    /// Moves the page to this index, keeping the current page current.
+    public var moveTo: Int?
+
+    /// Creates an update.
+    public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil)
+    {
+        self.title = title
+        self.newContent = content.map { ($0, ContentMeasure($0)) }
+        self.tabWidth = tabWidth
+        self.moveTo = moveTo
+    }
+
+    public static func == (lhs: PageUpdate, rhs: PageUpdate) -> Bool {
+        lhs.title == rhs.title && lhs.newContent?.measure == rhs.newContent?.measure
+            && lhs.newContent?.content == rhs.newContent?.content && lhs.tabWidth == rhs.tabWidth
+            && lhs.moveTo == rhs.moveTo
+    }
+}
+
+/// Everything a client can ask a pager to do.
+public enum PagerCommand: Sendable, Equatable {
+    case next
+    case previous
+    case select(PageReference, path: JumpPath)
+    case scroll(ScrollInput)
+    case beginTransition(to: Int)
+    case endTransition(completed: Bool)
+    case insert(Page, at: Int?)
+    case insertFromCatalog(id: String, at: Int?)
+    case remove(pageID: String)
+    case update(pageID: String, PageUpdate)
+    case replacePages([Page])
+    case push(pageID: String, Screen)
+    case pop(pageID: String, toRoot: Bool)
+    case updateSettings(PagerSettings)
+}

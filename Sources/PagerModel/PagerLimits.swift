@@ -1,0 +1,25 @@
+/// Limits a pager is held to; the defaults are the spec's.
+public struct PagerLimits: Sendable, Equatable {
+    /// Pages in one pager.
+    public var maxPages: Int
+    /// Screens pushed on one page's stack.
+    public var maxStackDepth: Int
+    /// Bytes of compact JSON in one page's or screen's content.
+    public var maxContentBytes: Int
+    /// The most bytes of session data one pager may hold, as ``Pager/storedBytes`` counts them.
+    public var sessionBudgetBytes: Int
+
+    /// The default ``sessionBudgetBytes``: 1 MiB.
+    public static let defaultSessionBudgetBytes = 1 << 20
+
+    /// Creates limits.
+    public init(
+        maxPages: Int = 1000, maxStackDepth: Int = 32, maxContentBytes: Int = 16 * 1024,
+        sessionBudgetBytes: Int = PagerLimits.defaultSessionBudgetBytes
+    ) {
+        self.maxPages = maxPages
+        self.maxStackDepth = maxStackDepth
+        self.maxContentBytes = maxContentBytes
+        self.sessionBudgetBytes = sessionBudgetBytes
+    }
+}

@@ -1,0 +1,27 @@
+/// One step of an animated jump.
+public struct Keyframe: Sendable, Equatable {
+    /// The page reached at this step.
+    public var index: Int
+    /// The page offset at rest on it.
+    public var pageOffset: Double
+    /// The indicator at rest on it; nil without a tab bar.
+    public var indicator: Indicator?
+    /// The tab bar's offset at rest on it.
+    public var tabBarOffset: Double
+}
+
+/// What a command did: the new pager and what the response reports about the move.
+public struct PagerOutcome: Sendable, Equatable {
+    /// The pager after the command; its version is one higher when anything changed.
+    public var pager: Pager
+    /// For next, previous, select (and a transition's end): whether the index changed.
+    public var moved: Bool?
+    /// The end of a bounded pager that the move or scroll met.
+    public var edge: Edge?
+    /// For select: one keyframe per step, excluding the start and including the target.
+    public var keyframes: [Keyframe]?
+    /// For a select that moved: which way it went.
+    public var direction: Direction?
+    /// Whether the state changed (and so the version).
+    public var changed: Bool
+}

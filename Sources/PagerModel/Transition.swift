@@ -1,0 +1,19 @@
+/// A swipe in flight: from the current page toward a neighbour.
+public struct Transition: Sendable, Equatable {
+    /// The current index, c.
+    public var from: Int
+    /// The target index, t.
+    public var to: Int
+    /// |p|, in [0, 1].
+    public var progress: Double
+    /// Which way the page moves.
+    public var direction: Direction
+
+    /// Creates a transition.
+    public init(from: Int, to: Int, progress: Double, direction: Direction) {
+        self.from = from
+        self.to = to
+        self.progress = progress
+        self.direction = direction
+    }
+}

@@ -1,0 +1,29 @@
+public import PagerModel
+
+/// Why the engine refused a request. Nothing changes when one is thrown.
+public enum EngineError: Error, Sendable, Equatable {
+    /// No live session has this id.
+    case sessionNotFound
+    /// No template has this name.
+    case templateNotFound(String)
+    /// The session limit is reached.
+    case atCapacity(limit: Int)
+    /// A subscriber limit is reached: of the server, of the session or of the client's address.
+    case tooManySubscribers(limit: Int, scope: SubscriberScope)
+    /// Storing the change would take all sessions' data past the memory budget.
+    case memoryBudgetExceeded(limit: Int)
+    /// `If-Match` named another version; the current one is given.
+    case versionMismatch(current: Int)
+    /// The pager refused the definition or command.
+    case pager(PagerError)
+}
+
+/// What a subscriber limit counts.
+public enum SubscriberScope: String, Sendable, Equatable {
+    /// Every subscriber of the server.
+    case server
+    /// The subscribers of one session.
+    case session
+    /// The subscribers from one client address.
+    case address
+}
