@@ -21,7 +21,7 @@ struct EventRoutes {
     func register(in router: inout Router) {
         let engines = self.engines, heartbeat = self.heartbeat
         router.add("GET", "/v1/sessions/{id}/events") { context throws(APIError) in
-            let id = try context.parameter("id")
+            let id = try context.sessionID()
             let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
             let address = context.request.remoteAddress
             let subscription = try call(engines, session: id) { engine throws(EngineError) in

@@ -5,7 +5,7 @@ import PagerSessions
 /// Runs one call on the shard that holds session `id`, on the calling thread (see
 /// `PagerEngine.immediately`), turning its refusal into the API's.
 func call<T: Sendable>(
-    _ engines: PagerEngines, session id: String,
+    _ engines: PagerEngines, session id: SessionID,
     _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
 ) throws(APIError) -> T {
     do {

@@ -1,4 +1,5 @@
 public import MicroHTTP
+import PagerSessions
 
 /// The values a route handler receives: the request and the path parameters it matched.
 public struct RouteContext: Sendable {
@@ -6,6 +7,9 @@ public struct RouteContext: Sendable {
     public var request: HTTPRequest
     /// The path parameters by name, for example `id`.
     public var parameters: [String: String]
+
+    /// The `id` parameter as a session id (any text: one that names no session is answered 404).
+    func sessionID() throws(APIError) -> SessionID { SessionID(try parameter("id")) }
 
     /// The parameter `name` of the matched pattern. Asking for one the pattern does not have is
     /// a programming error, answered as a 500 rather than read as an empty string.

@@ -23,7 +23,7 @@ struct SessionRoutes {
             return response
         }
         router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
-            let id = try context.parameter("id")
+            let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             if let header = context.request.headers["If-None-Match"],
                 ETag.precondition(from: header).accepts(snapshot.version)
@@ -34,12 +34,12 @@ struct SessionRoutes {
         }
         router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
-            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
+            let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
-            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
+            let id = try context.sessionID(), precondition = context.request.versionPrecondition
             try call(engines, session: id) { engine throws(EngineError) in
                 try engine.delete(id, precondition: precondition)
             }
@@ -57,12 +57,12 @@ struct SessionRoutes {
         addCommand("POST", "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
         addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
-            let id = try context.parameter("id")
+            let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
-            let id = try context.parameter("id")
+            let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
@@ -99,7 +99,7 @@ struct SessionRoutes {
     /// result on the condition that the session is still at the version read; if another change
     /// came first, it reads again. A client's own `If-Match` is checked when the change applies.
     static func patch(
-        _ id: String, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
+        _ id: SessionID, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
     ) throws(APIError) -> CommandResult {
         while true {
             let current = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
@@ -142,7 +142,7 @@ struct SessionRoutes {
         let engines = self.engines
         router.add(method, pattern) { context throws(APIError) in
             let command = try parse(context)
-            let id = try context.parameter("id"), precondition = context.request.versionPrecondition
+            let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.apply(command, to: id, precondition: precondition)
             }

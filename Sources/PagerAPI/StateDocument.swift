@@ -10,7 +10,7 @@ public enum StateDocument {
         let pager = snapshot.pager
         var w = JSONWriter(capacity: 1024 + pager.count * 96)
         w.beginObject()
-        w.field("id"); w.string(snapshot.id)
+        w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)
         w.field("mode"); w.string(pager.settings.mode.rawValue)
         w.field("pageCount"); w.int(pager.count)

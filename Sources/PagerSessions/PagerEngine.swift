@@ -27,7 +27,7 @@ public actor PagerEngine {
     /// Sessions without subscribers are also linked in `idleOrder`, least recently used first,
     /// so eviction looks only at the sessions that expire.
     final class Session {
-        let id: String
+        let id: SessionID
         var pager: Pager
         var lastUsed: Double
         var subscribers: [Int: Subscriber] = [:]
@@ -37,7 +37,7 @@ public actor PagerEngine {
         unowned(unsafe) var newer: Session?
         var isLinked = false
 
-        init(id: String, pager: Pager, lastUsed: Double) {
+        init(id: SessionID, pager: Pager, lastUsed: Double) {
             self.id = id
             self.pager = pager
             self.lastUsed = lastUsed
@@ -56,9 +56,9 @@ public actor PagerEngine {
     /// The counts the limits apply to, shared with the other shards of the same server.
     public nonisolated let accounts: EngineAccounts
     private let clock: any EngineClock
-    private let makeID: @Sendable () -> String
+    private let makeID: @Sendable () -> SessionID
     private let executor = EngineExecutor()
-    private var sessions: [String: Session] = [:]
+    private var sessions: [SessionID: Session] = [:]
     private var idleOrder = IdleOrder()
     private var nextSubscriberID = 0
     private var subscriberCount = 0
@@ -74,7 +74,7 @@ public actor PagerEngine {
     /// default, its own).
     public init(
         limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        accounts: EngineAccounts = EngineAccounts(), makeID: @escaping @Sendable () -> String = SessionID.random
+        accounts: EngineAccounts = EngineAccounts(), makeID: @escaping @Sendable () -> SessionID = SessionID.random
     ) {
         self.limits = limits
         self.clock = clock
@@ -98,7 +98,7 @@ public actor PagerEngine {
     }
 
     /// Whether session `id` is in this engine's table (live or not yet evicted).
-    public func holds(_ id: String) -> Bool { sessions[id] != nil }
+    public func holds(_ id: SessionID) -> Bool { sessions[id] != nil }
 
     /// Live sessions in this engine.
     public var sessionCount: Int { sessions.count }
@@ -117,7 +117,7 @@ public actor PagerEngine {
 
     /// Creates a session from a definition under `id`, which must be unused in this engine
     /// (``PagerEngines`` makes the id first, to choose the shard).
-    public func create(_ definition: PagerDefinition, id: String) throws(EngineError) -> SessionSnapshot {
+    public func create(_ definition: PagerDefinition, id: SessionID) throws(EngineError) -> SessionSnapshot {
         precondition(sessions[id] == nil, "a session id is used twice")
         let now = clock.now()
         let pager: Pager
@@ -149,7 +149,7 @@ public actor PagerEngine {
     }
 
     /// The session's current state; counts as use.
-    public func snapshot(of id: String) throws(EngineError) -> SessionSnapshot {
+    public func snapshot(of id: SessionID) throws(EngineError) -> SessionSnapshot {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         touch(session, now: now)
@@ -160,7 +160,7 @@ public actor PagerEngine {
     /// `expectedVersion` is given, the session is still at that version (a caller that computed
     /// the command from a snapshot uses it); otherwise throws `versionMismatch`, changing nothing.
     public func apply(
-        _ command: PagerCommand, to id: String, precondition: VersionPrecondition? = nil, expectedVersion: Int? = nil
+        _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition? = nil, expectedVersion: Int? = nil
     ) throws(EngineError) -> CommandResult {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
@@ -195,7 +195,7 @@ public actor PagerEngine {
     }
 
     /// Deletes session `id`; its subscribers get a `deleted` event and their streams end.
-    public func delete(_ id: String, precondition: VersionPrecondition? = nil) throws(EngineError) {
+    public func delete(_ id: SessionID, precondition: VersionPrecondition? = nil) throws(EngineError) {
         guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
@@ -237,7 +237,7 @@ public actor PagerEngine {
     }
 
     /// The session if it is live; an expired one is evicted on the spot.
-    private func liveSession(_ id: String, now: Double) -> Session? {
+    private func liveSession(_ id: SessionID, now: Double) -> Session? {
         guard let session = sessions[id] else { return nil }
         if isExpired(session, now: now) {
             remove(id)
@@ -247,7 +247,7 @@ public actor PagerEngine {
         return session
     }
 
-    private func remove(_ id: String) {
+    private func remove(_ id: SessionID) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
         storedBytes -= session.pager.storedBytes
@@ -272,7 +272,7 @@ public actor PagerEngine {
     /// Subscribes to the changes of session `id` for a client at `address`. A prompt reader sees
     /// every change; a slow one gets coalesced updates ending at the newest state. It ends after
     /// `deleted`, or when the subscriber cancels.
-    public func subscribe(to id: String, from address: String = "") throws(EngineError) -> Subscription {
+    public func subscribe(to id: SessionID, from address: String = "") throws(EngineError) -> Subscription {
         let now = clock.now()
         guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
         guard session.subscribers.count < limits.maxSubscribersPerSession else {
@@ -304,7 +304,7 @@ public actor PagerEngine {
     /// session (and counted then), is ignored, so the counts stay exact. A session whose last
     /// subscriber left idles from now. The HTTP layer calls it as soon as a stream closes, so
     /// the subscriber caps free the slot before the client can ask again.
-    public func unsubscribe(_ token: Int, from id: String) {
+    public func unsubscribe(_ token: Int, from id: SessionID) {
         guard let session = sessions[id], let subscriber = session.subscribers.removeValue(forKey: token) else {
             return
         }

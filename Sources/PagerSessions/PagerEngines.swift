@@ -23,12 +23,12 @@ public final class PagerEngines: Sendable {
     public let limits: EngineLimits
     /// The counts shared by the shards.
     public let accounts: EngineAccounts
-    private let makeID: @Sendable () -> String
+    private let makeID: @Sendable () -> SessionID
 
     /// Creates `count` shards sharing `limits`.
     public init(
         count: Int, limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        makeID: @escaping @Sendable () -> String = SessionID.random
+        makeID: @escaping @Sendable () -> SessionID = SessionID.random
     ) {
         precondition(count >= 1, "an engine needs at least one shard")
         let accounts = EngineAccounts()
@@ -39,10 +39,10 @@ public final class PagerEngines: Sendable {
     }
 
     /// The shard that holds (or would hold) session `id`: FNV-1a over the id's bytes.
-    public func shard(for id: String) -> PagerEngine {
+    public func shard(for id: SessionID) -> PagerEngine {
         guard shards.count > 1 else { return shards[0] }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
+        for byte in id.rawValue.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }

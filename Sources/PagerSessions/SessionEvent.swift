@@ -72,7 +72,7 @@ public final class EncodedOnce: Sendable {
 /// A session's id and its pager at one version.
 public struct SessionSnapshot: Sendable, Equatable {
     /// The session id.
-    public var id: String
+    public var id: SessionID
     /// The pager.
     public var pager: Pager
 
@@ -80,7 +80,7 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var version: Int { pager.version }
 
     /// Creates a snapshot.
-    public init(id: String, pager: Pager) {
+    public init(id: SessionID, pager: Pager) {
         self.id = id
         self.pager = pager
     }

@@ -1,13 +1,27 @@
-/// Session ids: 16 random bytes as unpadded base64url (22 characters, 128 random bits).
-public enum SessionID {
+/// A session's id. New ones are 16 random bytes as unpadded base64url (22 characters, 128
+/// random bits); any text can be looked up (one that is not an id simply names no session).
+public struct SessionID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The id as text, as it appears in paths and documents.
+    public let rawValue: String
+
+    /// The id `text`, as a client sent it.
+    public init(_ text: String) { rawValue = text }
+
+    public init(stringLiteral value: String) { rawValue = value }
+
+    public var description: String { rawValue }
+
+    /// Whether the id has the form pagerd gives ids; anything else cannot name a session.
+    public var isWellFormed: Bool { Self.isWellFormed(rawValue) }
+
     /// A new id from the system's cryptographically secure generator.
-    public static func random() -> String {
+    public static func random() -> SessionID {
         var generator = SystemRandomNumberGenerator()
         return random(using: &generator)
     }
 
     /// A new id from `generator`.
-    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> SessionID {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for _ in 0..<2 {
@@ -16,7 +30,7 @@ public enum SessionID {
                 bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
             }
         }
-        return base64URL(bytes)
+        return SessionID(base64URL(bytes))
     }
 
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

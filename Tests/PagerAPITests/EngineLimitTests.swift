@@ -44,7 +44,7 @@ struct EngineLimitTests {
     func expiryOrder() async throws {
         let time = ManualTime()
         let engine = Self.engine(EngineLimits(idleTTL: 100), time: time)
-        var ids: [String] = []
+        var ids: [SessionID] = []
         for _ in 0..<5 {
             ids.append(try await engine.create(Self.onePage).id)
             time.advance(by: 10)
@@ -116,7 +116,7 @@ struct EngineLimitTests {
         let definition = PagerDefinition(pages: [page], initialPage: nil, settings: PagerSettings(), catalog: [])
         let perSession = Pager.sessionOverheadBytes + page.storedBytes
         let engine = Self.engine(EngineLimits(memoryBudgetBytes: perSession * 3 + 100))
-        var ids: [String] = []
+        var ids: [SessionID] = []
         for _ in 0..<3 { ids.append(try await engine.create(definition).id) }
         #expect(await engine.storedBytes == perSession * 3)
         await #expect(throws: EngineError.memoryBudgetExceeded(limit: perSession * 3 + 100)) {

@@ -8,10 +8,10 @@ import Testing
 struct EngineTests {
     @Test("session ids are 22 URL-safe characters carrying 128 random bits, all distinct")
     func ids() {
-        var seen = Set<String>()
+        var seen = Set<SessionID>()
         for _ in 0..<2000 {
             let id = SessionID.random()
-            #expect(id.utf8.count == 22 && SessionID.isWellFormed(id))
+            #expect(id.rawValue.utf8.count == 22 && id.isWellFormed)
             seen.insert(id)
         }
         #expect(seen.count == 2000)
