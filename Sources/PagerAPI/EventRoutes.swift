@@ -23,7 +23,7 @@ struct EventRoutes {
         router.add("GET", "/v1/sessions/{id}/events") { context throws(APIError) in
             let id = try context.sessionID()
             let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
-            let address = context.request.remoteAddress
+            let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
             let subscription = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             }

@@ -1,9 +1,10 @@
 import JSON
 import MicroHTTP
-import PagerAPI
 import PagerModel
 import PagerSessions
 import Testing
+
+@testable import PagerAPI
 
 @Suite("The API under hostile input: duplicates, budgets, labels, auth order, Vary")
 struct HardeningAPITests {
@@ -139,5 +140,23 @@ struct ConcurrentPatchTests {
         let stale = await api.send(
             "PATCH", "/v1/sessions/\(id)", json: #"{"preload": 2}"#, headers: [("If-Match", "\"1\"")])
         #expect(stale.status == 412 && stale.code == "version_mismatch")
+    }
+}
+
+@Suite("Client addresses for the per-address subscriber cap")
+struct ClientAddressTests {
+    @Test(
+        "IPv4 as given, IPv6 by its /64, IPv4-mapped as IPv4",
+        arguments: [
+            ("127.0.0.1", "127.0.0.1"),
+            ("2001:db8:0:1::5", "2001:db8:0:1::/64"),
+            ("2001:0DB8:0000:0001:ffff:0:0:9", "2001:db8:0:1::/64"),
+            ("::1", "0:0:0:0::/64"),
+            ("fe80::1", "fe80:0:0:0::/64"),
+            ("::ffff:10.0.0.7", "10.0.0.7"),
+            ("", ""),
+        ])
+    func keys(address: String, key: String) {
+        #expect(ClientAddress.subscriberKey(for: address) == key)
     }
 }
