@@ -1,9 +1,10 @@
 import JSON
-import MicroHTTP
 import PagerAPI
 import PagerModel
 import PagerSessions
 import Testing
+
+@testable import MicroHTTP
 
 @Suite("Event streams: shared encoding, one heartbeat, the writer")
 struct EventStreamTests {
@@ -41,6 +42,9 @@ struct EventStreamTests {
         api.responder.heartbeat.beat()
         let comment = ": heartbeat\n\n".utf8.count
         #expect(zip(streams, before).allSatisfy { $0.bufferedByteCount == $1 + comment })
+        // As the server does when a connection ends: the streams' writers and slots are released.
+        for stream in streams { stream.close() }
+        #expect(api.responder.heartbeat.count == 0 && api.engine.subscriberTotal == 0)
     }
 
     @Test("the writer sends each change of the session in order and ends after `deleted`")
@@ -59,5 +63,6 @@ struct EventStreamTests {
         #expect(await api.send("DELETE", "/v1/sessions/\(id)").status == 204)
         for _ in 0..<200 where await api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await api.engine.subscriberTotal == 0)
+        stream.close()  // as the server does once the finished stream is sent
     }
 }

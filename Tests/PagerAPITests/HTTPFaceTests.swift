@@ -1,9 +1,10 @@
 import Foundation
 import JSON
-import MicroHTTP
 import PagerAPI
 import PagerSessions
 import Testing
+
+@testable import MicroHTTP
 
 @Suite("The API's HTTP face: routing, CORS, auth, metrics, templates, OpenAPI")
 struct HTTPFaceTests {
@@ -143,5 +144,7 @@ struct EventRouteTests {
         #expect(full.status == 503 && full.code == "at_capacity" && full.headers["Retry-After"] == "5")
         let missing = await api.send("GET", "/v1/sessions/nope/events")
         #expect(missing.status == 404 && missing.code == "session_not_found")
+        if case .stream(let stream) = reply.response.body { stream.close() }
+        #expect(api.engine.subscriberTotal == 0)
     }
 }
