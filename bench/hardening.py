@@ -56,6 +56,10 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pytests"))
+from rawhttp import Closed, Connection, call, compact, request_bytes  # noqa: E402
 
 HOST = "127.0.0.1"
 OTHER = "127.0.0.2"
@@ -149,129 +153,7 @@ def exit_text(status):
     return str(status)
 
 
-# ── a raw HTTP/1.1 client ──────────────────────────────────────────────────────────────────────
-
-
-class Closed(Exception):
-    """The server closed the connection."""
-
-
-class Connection:
-    """One HTTP/1.1 connection (kept alive), optionally from another loopback address."""
-
-    def __init__(self, port, source=None, timeout=10):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            self.sock.settimeout(timeout)
-            if source:
-                self.sock.bind((source, 0))
-            self.sock.connect((HOST, port))
-        except BaseException:
-            self.sock.close()
-            raise
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buffer = b""
-
-    def settimeout(self, timeout):
-        self.sock.settimeout(timeout)
-
-    def send(self, data):
-        self.sock.sendall(data)
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def _fill(self):
-        chunk = self.sock.recv(262144)
-        if not chunk:
-            raise Closed("the server closed the connection")
-        self.buffer += chunk
-
-    def _line(self):
-        while b"\r\n" not in self.buffer:
-            self._fill()
-        line, _, self.buffer = self.buffer.partition(b"\r\n")
-        return line
-
-    def _exactly(self, size):
-        while len(self.buffer) < size:
-            self._fill()
-        data, self.buffer = self.buffer[:size], self.buffer[size:]
-        return data
-
-    def read_head(self):
-        while b"\r\n\r\n" not in self.buffer:
-            self._fill()
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        return status, headers
-
-    def read_chunk(self):
-        """The next chunk of a chunked body; None at its end."""
-        size = int(self._line().split(b";")[0], 16)
-        if size == 0:
-            self._line()
-            return None
-        return self._exactly(size + 2)[:-2]
-
-    def read_body(self, headers):
-        if "content-length" in headers:
-            return self._exactly(int(headers["content-length"]))
-        if "chunked" in headers.get("transfer-encoding", "").lower():
-            body = b""
-            while (chunk := self.read_chunk()) is not None:
-                body += chunk
-            return body
-        try:
-            while True:
-                self._fill()
-        except (Closed, ConnectionResetError):
-            body, self.buffer = self.buffer, b""
-            return body
-
-    def read_response(self):
-        status, headers = self.read_head()
-        if status in (204, 304) or 100 <= status < 200:
-            return status, headers, b""
-        return status, headers, self.read_body(headers)
-
-    def request(self, method, path, body=None, headers=None):
-        self.send(request_bytes(method, path, body, headers))
-        return self.read_response()
-
-
-def request_bytes(method, path, body=None, headers=None):
-    headers = {"Host": "bench", **(headers or {})}
-    if isinstance(body, (dict, list)):
-        body = compact(body).encode()
-        headers.setdefault("Content-Type", "application/json")
-    elif isinstance(body, str):
-        body = body.encode()
-    if body is not None:
-        headers["Content-Length"] = str(len(body))
-    head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
-    return head.encode() + (body or b"")
-
-
-def compact(value):
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def call(port, method, path, body=None, headers=None, source=None, timeout=10):
-    """One request on a new connection: (status, headers, body)."""
-    conn = Connection(port, source, timeout)
-    try:
-        return conn.request(method, path, body, headers)
-    finally:
-        conn.close()
+# ── requests (the raw client is pytests/rawhttp.py) ─────────────────────────────────────────────
 
 
 def create_session(port, body, timeout=15):
@@ -738,7 +620,7 @@ def sse_cycle(port, sid):
         while True:
             chunk = conn.read_chunk()
             if chunk is None:
-                return "ended"
+                return "closed" if conn.closed_by_server else "ended"
             text += chunk.decode("utf-8", "replace")
             at = text.find("event: state")
             if at >= 0 and "\n\n" in text[at:]:

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from rawhttp import Connection, call
 from support import Pagerd
 
 OTHER = "127.0.0.2"  # a second client address; the server listens on 127.0.0.1
@@ -57,107 +58,6 @@ def launch():
             except subprocess.TimeoutExpired:
                 pass
         server.drainer.join(timeout=5)
-
-
-class Connection:
-    """One raw HTTP/1.1 client connection, optionally from another loopback address."""
-
-    def __init__(self, port, source=None, timeout=10):
-        self.sock = socket.create_connection(
-            ("127.0.0.1", port), timeout=timeout, source_address=(source, 0) if source else None)
-        self.buffer = b""
-
-    def send(self, data):
-        self.sock.sendall(data)
-
-    def close(self):
-        self.sock.close()
-
-    def _fill(self):
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise EOFError("the server closed the connection")
-        self.buffer += chunk
-
-    def _line(self):
-        while b"\r\n" not in self.buffer:
-            self._fill()
-        line, _, self.buffer = self.buffer.partition(b"\r\n")
-        return line
-
-    def _exactly(self, size):
-        while len(self.buffer) < size:
-            self._fill()
-        data, self.buffer = self.buffer[:size], self.buffer[size:]
-        return data
-
-    def read_head(self):
-        """(status, headers): names lower-cased, repeated headers joined with ', '."""
-        while b"\r\n\r\n" not in self.buffer:
-            self._fill()
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            name, value = name.strip().lower(), value.strip()
-            headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        return status, headers
-
-    def read_chunk(self):
-        """The next chunk of a chunked body; None at its end (or when the connection ends)."""
-        try:
-            size = int(self._line().split(b";")[0], 16)
-            if size == 0:
-                return None
-            return self._exactly(size + 2)[:-2]
-        except (EOFError, ConnectionResetError):
-            return None
-
-    def read_body(self, headers):
-        if "content-length" in headers:
-            return self._exactly(int(headers["content-length"]))
-        if "chunked" in headers.get("transfer-encoding", "").lower():
-            body = b""
-            while (chunk := self.read_chunk()) is not None:
-                body += chunk
-            return body
-        try:  # delimited by the end of the connection
-            while True:
-                self._fill()
-        except (EOFError, ConnectionResetError):
-            body, self.buffer = self.buffer, b""
-            return body
-
-    def read_response(self, head_only=False):
-        status, headers = self.read_head()
-        bodiless = head_only or status in (204, 304) or 100 <= status < 200
-        return status, headers, b"" if bodiless else self.read_body(headers)
-
-    def request(self, method, path, body=None, headers=None):
-        self.send(request_bytes(method, path, body, headers))
-        return self.read_response(head_only=method == "HEAD")
-
-
-def request_bytes(method, path, body=None, headers=None):
-    headers = {"Host": "t", **(headers or {})}
-    if isinstance(body, (dict, list)):
-        body = json.dumps(body).encode()
-        headers.setdefault("Content-Type", "application/json")
-    if body is not None:
-        headers["Content-Length"] = str(len(body))
-    head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
-    return head.encode() + (body or b"")
-
-
-def call(port, method, path, body=None, headers=None, source=None, timeout=10):
-    """One request on a new connection: (status, headers, body bytes)."""
-    conn = Connection(port, source, timeout)
-    try:
-        return conn.request(method, path, body, headers)
-    finally:
-        conn.close()
 
 
 def problem(body):
