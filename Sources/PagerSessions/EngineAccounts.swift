@@ -24,8 +24,8 @@ public final class EngineAccounts: Sendable {
     /// Event subscribers in all shards.
     public var subscriberCount: Int { subscribers.load(ordering: .relaxed) }
 
-    /// Adds `amount` to `counter` unless the result would exceed `limit`; a decrease always
-    /// succeeds.
+    /// Adds `amount` to `counter` unless the result would exceed `limit`; a decrease (a shrinking
+    /// session) always succeeds.
     static func reserve(_ counter: borrowing Atomic<Int>, _ amount: Int, limit: Int) -> Bool {
         var current = counter.load(ordering: .relaxed)
         while true {
@@ -35,6 +35,11 @@ public final class EngineAccounts: Sendable {
             if exchanged { return true }
             current = original
         }
+    }
+
+    /// Takes `amount` back from `counter`.
+    static func release(_ counter: borrowing Atomic<Int>, _ amount: Int) {
+        counter.subtract(amount, ordering: .relaxed)
     }
 
     /// Counts one more subscriber from `address` unless it already has `limit`.

@@ -61,9 +61,9 @@ public actor PagerEngine {
     private var sessions: [SessionID: Session] = [:]
     private var idleOrder = IdleOrder()
     private var nextSubscriberID = 0
-    private var subscriberCount = 0
-    /// Session data held by this engine's sessions, as budgets count it (``Pager/storedBytes``).
-    public private(set) var storedBytes = 0
+    /// Session data held by the sessions of every engine sharing these accounts, as budgets
+    /// count it (``Pager/storedBytes``).
+    public nonisolated var storedBytes: Int { accounts.storedByteCount }
     /// Sessions evicted for idling since start.
     public private(set) var evictions = 0
     /// Sessions looked at by eviction since start: each one evicted, plus at most one that was
@@ -103,8 +103,8 @@ public actor PagerEngine {
     /// Live sessions in this engine.
     public var sessionCount: Int { sessions.count }
 
-    /// Live event subscribers of this engine's sessions.
-    public var subscriberTotal: Int { subscriberCount }
+    /// Live event subscribers of every engine sharing these accounts.
+    public nonisolated var subscriberTotal: Int { accounts.subscriberCount }
 
     // MARK: - Sessions
 
@@ -126,7 +126,6 @@ public actor PagerEngine {
         let session = Session(id: id, pager: pager, lastUsed: now)
         sessions[id] = session
         idleOrder.append(session)
-        storedBytes += pager.storedBytes
         return SessionSnapshot(id: id, pager: pager)
     }
 
@@ -140,7 +139,7 @@ public actor PagerEngine {
                 continue
             }
             guard EngineAccounts.reserve(accounts.storedBytes, bytes, limit: limits.memoryBudgetBytes) else {
-                if session { _ = EngineAccounts.reserve(accounts.sessions, -1, limit: .max) }
+                if session { EngineAccounts.release(accounts.sessions, 1) }
                 if attempt == 1 { throw .memoryBudgetExceeded(limit: limits.memoryBudgetBytes) }
                 continue
             }
@@ -179,7 +178,6 @@ public actor PagerEngine {
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
-        storedBytes += growth
         let before = session.pager
         session.pager = outcome.pager
         let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
@@ -250,11 +248,9 @@ public actor PagerEngine {
     private func remove(_ id: SessionID) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
-        storedBytes -= session.pager.storedBytes
-        _ = EngineAccounts.reserve(accounts.storedBytes, -session.pager.storedBytes, limit: .max)
-        _ = EngineAccounts.reserve(accounts.sessions, -1, limit: .max)
-        subscriberCount -= session.subscribers.count
-        _ = EngineAccounts.reserve(accounts.subscribers, -session.subscribers.count, limit: .max)
+        EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
+        EngineAccounts.release(accounts.sessions, 1)
+        EngineAccounts.release(accounts.subscribers, session.subscribers.count)
         let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
         for subscriber in session.subscribers.values {
             accounts.releaseAddress(subscriber.address)
@@ -282,14 +278,13 @@ public actor PagerEngine {
             throw .tooManySubscribers(limit: limits.maxSubscribers, scope: .server)
         }
         guard accounts.reserveAddress(address, limit: limits.maxSubscribersPerAddress) else {
-            _ = EngineAccounts.reserve(accounts.subscribers, -1, limit: .max)
+            EngineAccounts.release(accounts.subscribers, 1)
             throw .tooManySubscribers(limit: limits.maxSubscribersPerAddress, scope: .address)
         }
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.subscriberBuffer))
         let token = nextSubscriberID
         nextSubscriberID += 1
-        subscriberCount += 1
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
@@ -308,8 +303,7 @@ public actor PagerEngine {
         guard let session = sessions[id], let subscriber = session.subscribers.removeValue(forKey: token) else {
             return
         }
-        subscriberCount -= 1
-        _ = EngineAccounts.reserve(accounts.subscribers, -1, limit: .max)
+        EngineAccounts.release(accounts.subscribers, 1)
         accounts.releaseAddress(subscriber.address)
         session.lastUsed = clock.now()
         if session.subscribers.isEmpty, !session.isLinked { idleOrder.append(session) }
