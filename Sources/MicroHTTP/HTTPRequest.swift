@@ -10,8 +10,11 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The complete body; empty when the request had none.
     public var body: [UInt8]
-    /// The client's IP address as text (the peer of the socket; a proxy's address behind one).
-    public var remoteAddress: String
+    /// The client's IP address (the peer of the socket; a proxy's address behind one).
+    public var peer: PeerAddress
+
+    /// The client's IP address as text, written when asked for.
+    public var remoteAddress: String { peer.text }
 
     /// Creates a request value; tests use it to call a responder without a socket.
     public init(
@@ -20,14 +23,14 @@ public struct HTTPRequest: Sendable {
         query: [(name: String, value: String)] = [],
         headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8] = [],
-        remoteAddress: String = ""
+        peer: PeerAddress = PeerAddress()
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.peer = peer
     }
 
     /// The first value of the query argument `name`, if present.

@@ -186,7 +186,7 @@ extension HTTPServer {
                 path: url.map { String(cString: $0) } ?? "/")
             context.headers = HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND))
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
-            context.remoteAddress = Self.clientAddress(of: connection)
+            context.peer = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             statistics.live.add(1, ordering: .relaxed)
             active.withLock { $0[ObjectIdentifier(context)] = context }
@@ -316,10 +316,10 @@ extension HTTPServer {
         binding.stream.close()
     }
 
-    /// The client's IP address as text.
-    private static func clientAddress(of connection: OpaquePointer) -> String {
-        guard let address = CMicroHTTPD_client_address(connection) else { return "" }
-        return SocketAddress.text(of: UnsafeRawPointer(address))
+    /// The client's IP address, copied out of C memory.
+    private static func clientAddress(of connection: OpaquePointer) -> PeerAddress {
+        guard let address = CMicroHTTPD_client_address(connection) else { return PeerAddress() }
+        return PeerAddress(UnsafeRawPointer(address))
     }
 
     /// Copies the header or query values of a connection into Swift strings.

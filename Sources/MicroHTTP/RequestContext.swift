@@ -30,7 +30,7 @@ final class RequestContext: @unchecked Sendable {
 
     let method: String
     let path: String
-    var remoteAddress = ""
+    var peer = PeerAddress()
     var query: [(name: String, value: String)] = []
     var headers = HTTPHeaders()
     var body: [UInt8] = []
@@ -53,7 +53,7 @@ final class RequestContext: @unchecked Sendable {
     /// The request value handed to the responder.
     func makeRequest() -> HTTPRequest {
         HTTPRequest(
-            method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress)
+            method: method, path: path, query: query, headers: headers, body: body, peer: peer)
     }
 
     /// Stores the response unless one was already stored, and returns whether it did. When the

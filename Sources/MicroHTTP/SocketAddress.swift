@@ -39,21 +39,47 @@ struct SocketAddress {
     }
 }
 
-extension SocketAddress {
-    /// The IP address of a socket address as text (no port); empty for other families.
-    static func text(of address: UnsafeRawPointer) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+/// A client's IP address, copied from its socket address when a request arrives (a few bytes,
+/// no allocation) and written as text only when asked for.
+public struct PeerAddress: Sendable, Equatable {
+    private var family: Int32 = 0
+    private var bytes: (UInt64, UInt64) = (0, 0)
+
+    /// No address (as for requests made in-process).
+    public init() {}
+
+    /// The address of a `sockaddr`, valid only during the call.
+    init(_ address: UnsafeRawPointer) {
         // sa_family is the first member of every socket address.
         switch Int32(address.loadUnaligned(as: sa_family_t.self)) {
         case AF_INET:
-            var v4 = address.loadUnaligned(as: sockaddr_in.self)
-            guard inet_ntop(AF_INET, &v4.sin_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+            family = AF_INET
+            let v4 = address.loadUnaligned(as: sockaddr_in.self)
+            bytes.0 = UInt64(v4.sin_addr.s_addr)
         case AF_INET6:
-            var v6 = address.loadUnaligned(as: sockaddr_in6.self)
-            guard inet_ntop(AF_INET6, &v6.sin6_addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
+            family = AF_INET6
+            let v6 = address.loadUnaligned(as: sockaddr_in6.self)
+            withUnsafeBytes(of: v6.sin6_addr) { raw in
+                bytes = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
         default:
-            return ""
+            break
         }
+    }
+
+    public static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {
+        lhs.family == rhs.family && lhs.bytes == rhs.bytes
+    }
+
+    /// The address as text (`127.0.0.1`, `2001:db8::1`); empty when there is none.
+    public var text: String {
+        guard family == AF_INET || family == AF_INET6 else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var source = bytes
+        let written = withUnsafeBytes(of: &source) { raw in
+            inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count))
+        }
+        guard written != nil else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -20,6 +20,7 @@ struct ServerSocketTests {
             #expect(response.headers["X-Path"] == "/a/b")
             #expect(response.headers["X-Query"] == "x=1&y=two words&flag=")
             #expect(response.headers["X-Echoed"] == "X-Echo-One: v1")
+            #expect(response.headers["X-Remote"] == "127.0.0.1")
             #expect(server.liveRequestCount == 0)
         }
     }

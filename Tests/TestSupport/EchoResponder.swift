@@ -30,6 +30,7 @@ public struct EchoResponder: HTTPResponder {
             "X-Method": request.method,
             "X-Path": request.path,
             "X-Body-Length": String(request.body.count),
+            "X-Remote": request.remoteAddress,
         ]
         headers.add("X-Query", request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         for (name, value) in request.headers where name.lowercased().hasPrefix("x-echo") {
