@@ -10,6 +10,8 @@ import Testing
 private final class StreamKeeper: HTTPResponder {
     let streams = Locked<[HTTPResponseStream]>([])
     private let released = Locked(false)
+    /// Whether a `/slow` request has reached the responder.
+    let slowArrived = Locked(false)
 
     func release() { released.withLock { $0 = true } }
 
@@ -20,6 +22,7 @@ private final class StreamKeeper: HTTPResponder {
             streams.withLock { $0.append(stream) }
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], stream: stream)
         case "/slow":
+            slowArrived.withLock { $0 = true }
             for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return HTTPResponse(status: 200, body: Array("slow".utf8))
         default:
@@ -70,7 +73,8 @@ struct StreamLifecycleTests {
             #expect(try await onThread { try kept.request("GET", "/plain") }.status == 200)
             // A slow request keeps the stop in its grace period while the kept-alive client asks.
             let slow = Task { try await onThread { try RawHTTPConnection(port: port).request("GET", "/slow") } }
-            for _ in 0..<400 where server.liveRequestCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // Wait for the slow request itself (the kept-alive one may still count as live).
+            for _ in 0..<2000 where !keeper.slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             let stopping = Task { await server.stop() }
             for _ in 0..<400 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
             let refused = try await onThread { try kept.request("GET", "/open") }
