@@ -1,7 +1,7 @@
-# Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's headers.
+# Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's and SQLite's headers.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies before copying the sources, so a source change reuses this layer.
@@ -12,17 +12,23 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product pagerd \
     && install -D "$(swift build -c release --static-swift-stdlib --show-bin-path)/pagerd" /out/pagerd
 
-# Runtime stage: only libmicrohttpd, tini to pass signals on, and the binary.
+# Runtime stage: only libmicrohttpd, SQLite, tini to pass signals on, and the binary. Sessions
+# are kept in SQLite on the volume /app/data, owned by the non-root user.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 tini \
-    && rm -rf /var/lib/apt/lists/*
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 tini \
+    && rm -rf /var/lib/apt/lists/* \
+    && mkdir -p /app/data \
+    && chown 10001:10001 /app/data
 WORKDIR /app
 COPY --from=build /out/pagerd /usr/local/bin/pagerd
 COPY config ./config
 COPY web ./web
 ENV PAGERD_HOST=0.0.0.0 \
-    PAGERD_PORT=8080
+    PAGERD_PORT=8080 \
+    PAGERD_STORAGE=sqlite \
+    PAGERD_DATA_PATH=/app/data/pagerd.db
+VOLUME ["/app/data"]
 EXPOSE 8080
 USER 10001:10001
 # No curl in the image: bash's /dev/tcp sends the request.

@@ -6,11 +6,13 @@ RELEASE_BIN := .build/release/pagerd
 .PHONY: deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
 	container-check clean openapi load memory bench hardening
 
-# Installs libmicrohttpd's headers and pkg-config when pkg-config cannot find the library.
+# Installs libmicrohttpd's and SQLite's headers and pkg-config when pkg-config cannot find them;
+# prlimit (util-linux) is used by the disk-full test.
 deps:
-	@pkg-config --exists libmicrohttpd 2>/dev/null || { \
-		echo "installing libmicrohttpd-dev and pkg-config with apt-get"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libmicrohttpd-dev pkg-config; }
+	@{ pkg-config --exists libmicrohttpd && pkg-config --exists sqlite3; } 2>/dev/null || { \
+		echo "installing libmicrohttpd-dev, libsqlite3-dev and pkg-config with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			libmicrohttpd-dev libsqlite3-dev pkg-config; }
 
 build: deps
 	$(SWIFT) build -c release --product pagerd

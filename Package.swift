@@ -33,10 +33,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "JSON"]),
+        .target(name: "PagerStorage", dependencies: ["CSQLite", "JSON", "PagerModel", "PagerSessions"]),
         .target(
             name: "PagerAPI",
             dependencies: [
@@ -49,7 +55,7 @@ let package = Package(
         .target(
             name: "PagerApp",
             dependencies: [
-                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI",
+                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI", "PagerStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -67,6 +73,8 @@ let package = Package(
             name: "PagerAPITests",
             dependencies: ["PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport"]),
         .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
+        .testTarget(
+            name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),
     ]
 )
 

@@ -18,7 +18,16 @@ class Pagerd:
 
     def __init__(self, extra_env=None, args=()):
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAGERD_")}
-        env.update({"PAGERD_HOST": "127.0.0.1", "PAGERD_PORT": "0", "PAGERD_PER_IP_CONNECTION_LIMIT": "0"})
+        # config/pagerd.json (read from the repository root) keeps sessions in data/pagerd.db; a
+        # test server keeps them in memory unless the test names a store of its own.
+        env.update(
+            {
+                "PAGERD_HOST": "127.0.0.1",
+                "PAGERD_PORT": "0",
+                "PAGERD_PER_IP_CONNECTION_LIMIT": "0",
+                "PAGERD_STORAGE": "memory",
+            }
+        )
         env.update(extra_env or {})
         self.proc = subprocess.Popen(
             [BINARY, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True

@@ -53,6 +53,7 @@ SCHEMAS = {
                     "duplicate_page_id", "length_required", "version_mismatch", "body_too_large",
                     "unsupported_media_type", "index_out_of_range", "not_a_neighbor", "limit_exceeded",
                     "at_capacity", "not_ready", "shutting_down", "session_budget_exceeded", "memory_budget_exceeded",
+                    "storage_unavailable",
                 ],
             },
             "field": {"type": "string", "description": "The request field at fault, e.g. pages[3].id."},
@@ -235,6 +236,7 @@ RESPONSES = {
         **problem_response(
             "at_capacity (sessions, or event streams of the server, the session or the client's address), "
             "memory_budget_exceeded (all sessions together hold `memoryBudgetBytes` of data; nothing changed), "
+            "storage_unavailable (the change could not be made durable, so it was not made; reads keep working), "
             "or shutting_down."),
         "headers": RETRY,
     },
@@ -358,7 +360,7 @@ PATHS = {
         "delete": {
             "summary": "Delete the session",
             "parameters": [SESSION_ID, IF_MATCH],
-            "responses": {"204": {"description": "Deleted."}, **errors(401, 404, 412)},
+            "responses": {"204": {"description": "Deleted."}, **errors(401, 404, 412, 503)},
         },
     },
     "/v1/sessions/{id}/next": {"post": command("Move one page forward", EMPTY, body_required=False)},

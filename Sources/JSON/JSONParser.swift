@@ -21,12 +21,15 @@ public struct JSONParser {
     public static let maxMembers = 4096
 
     private let bytes: [UInt8]
+    private let depthLimit: Int
     private var position = 0
     private var depth = 0
 
-    /// Parses one JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    /// Parses one JSON document, nested at most `maxDepth` levels (a document that wraps values
+    /// read under the default limit, such as a stored record, may allow a few more).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.maxDepth) throws(JSONParseError) -> JSONValue
+    {
+        var parser = JSONParser(bytes: bytes, depthLimit: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -39,7 +42,10 @@ public struct JSONParser {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], depthLimit: Int) {
+        self.bytes = bytes
+        self.depthLimit = depthLimit
+    }
 
     private func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: position) }
 
@@ -77,7 +83,7 @@ public struct JSONParser {
 
     private mutating func enter() throws(JSONParseError) {
         depth += 1
-        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
+        if depth > depthLimit { throw error("nesting deeper than \(depthLimit) levels") }
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {

@@ -57,6 +57,12 @@ extension APIError {
                 headers: [("ETag", ETag.header(for: current))])
         case .pager(let pagerError):
             self.init(pagerError: pagerError)
+        case .storageUnavailable:
+            // The reason (a file name, an errno) is for the operator's log, not for clients.
+            self.init(
+                status: 503, code: "storage_unavailable",
+                detail: "The change could not be stored, so it was not made. Retry later.",
+                headers: [("Retry-After", "1")])
         }
     }
 }

@@ -15,6 +15,13 @@ func call<T: Sendable>(
     }
 }
 
+/// Waits, off every lock, until the store has made a change durable (nothing to wait for
+/// without a store); a change the store failed was undone, and the client gets 503.
+func durable(_ commit: Commit?) async throws(APIError) {
+    guard let commit else { return }
+    do { try await commit.durable() } catch { throw APIError(engineError: error) }
+}
+
 /// 200 (or `status`) with the state document and its ETag.
 func stateResponse(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, status: Int = 200) -> HTTPResponse {
     jsonBytesResponse(StateDocument.encode(snapshot, outcome: outcome), version: snapshot.version, status: status)

@@ -14,10 +14,12 @@ struct SessionRoutes {
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition = try Template.definition(from: body, templates: templates)
-            let snapshot: SessionSnapshot
-            do throws(EngineError) { snapshot = try engines.create(definition) } catch {
+            let created: PagerEngine.Created
+            do throws(EngineError) { created = try engines.create(definition) } catch {
                 throw APIError(engineError: error)
             }
+            try await durable(created.commit)
+            let snapshot = created.snapshot
             var response = stateResponse(snapshot, status: 201)
             response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
             return response
@@ -36,13 +38,15 @@ struct SessionRoutes {
             let body = try context.request.jsonObjectOrEmpty()
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
+            try await durable(result.commit)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            try call(engines, session: id) { engine throws(EngineError) in
+            let commit = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.delete(id, precondition: precondition)
             }
+            try await durable(commit)
             return HTTPResponse(status: 204)
         }
         addCommand("POST", "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
@@ -102,7 +106,7 @@ struct SessionRoutes {
         _ id: SessionID, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
     ) throws(APIError) -> CommandResult {
         while true {
-            let current = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let current = try call(engines, session: id) { engine throws(EngineError) in try engine.latest(of: id) }
             let settings: PagerSettings
             do { settings = try current.pager.settings.patched(with: body) } catch { throw APIError(pagerError: error) }
             do throws(EngineError) {
@@ -146,6 +150,7 @@ struct SessionRoutes {
             let result = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.apply(command, to: id, precondition: precondition)
             }
+            try await durable(result.commit)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
     }

@@ -2,6 +2,7 @@ public import MicroHTTP
 import PagerAPI
 public import PagerModel
 public import PagerSessions
+public import PagerStorage
 
 /// How log lines are written.
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -9,6 +10,16 @@ public enum LogFormat: String, Sendable, CaseIterable {
     case text
     /// One JSON object per line.
     case json
+}
+
+/// Where sessions are kept.
+public enum StorageKind: String, Sendable, CaseIterable {
+    /// In memory only: a restart loses them.
+    case memory
+    /// In a SQLite file at `dataPath`, durable before each acknowledgement.
+    case sqlite
+    /// In a shared PostgreSQL database (not available yet).
+    case postgres
 }
 
 /// The log levels, lowest first.
@@ -55,6 +66,12 @@ public struct Configuration: Sendable, Equatable {
     public var templatesPath = "config/templates"
     /// The folder of the demo web client served at `/`.
     public var webRoot = "web"
+    /// Where sessions are kept.
+    public var storage = StorageKind.memory
+    /// The SQLite file of `sqlite` storage.
+    public var dataPath = "data/pagerd.db"
+    /// How far SQLite syncs each commit.
+    public var sqliteSynchronous = SQLiteSessionStore.Options(path: "").synchronous
     /// The lowest log level written.
     public var logLevel = LogLevel.info
     /// The log line format.

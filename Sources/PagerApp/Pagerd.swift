@@ -4,6 +4,7 @@ import MicroHTTP
 import PagerAPI
 import PagerModel
 import PagerSessions
+import PagerStorage
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
@@ -44,8 +45,36 @@ public enum Pagerd {
 
     private static func run(_ configuration: Configuration, templates: [Template], logger: Logger) async -> Int32 {
         raiseFileLimit(toServe: configuration.server.connectionLimit, logger: logger)
+        // A file-size limit (RLIMIT_FSIZE) then fails a write with EFBIG, which the store
+        // handles like a full disk, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
+        let store: SQLiteSessionStore?
+        switch openStore(configuration, logger: logger) {
+        case .success(let opened): store = opened
+        case .failure(let message):
+            logger.critical("\(message)")
+            printError("pagerd: \(message)", toStandardError: true)
+            return 2
+        }
+        defer { store?.close() }
         let readiness = Readiness()
-        let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits)
+        let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits, store: store)
+        if store != nil {
+            let started = ContinuousClock.now
+            do {
+                let recovery = try engines.restore()
+                logger.info(
+                    "sessions recovered",
+                    metadata: [
+                        "dataPath": "\(configuration.dataPath)", "restored": "\(recovery.restored)",
+                        "expired": "\(recovery.expired)", "seconds": "\(ContinuousClock.now - started)",
+                    ])
+            } catch {
+                logger.critical("\(error)")
+                printError("pagerd: cannot recover sessions: \(error)", toStandardError: true)
+                return 2
+            }
+        }
         let webFiles = WebLoader.load(from: configuration.webRoot)
         if webFiles == nil {
             logger.warning(
@@ -82,6 +111,37 @@ public enum Pagerd {
             return 1
         }
         return 0
+    }
+
+    private enum StoreOpening {
+        case success(SQLiteSessionStore?)
+        case failure(String)
+    }
+
+    /// The store `configuration.storage` asks for: none for memory; the SQLite file, locked, for
+    /// sqlite. Any failure to open is a message for exit status 2.
+    private static func openStore(_ configuration: Configuration, logger: Logger) -> StoreOpening {
+        switch configuration.storage {
+        case .memory:
+            return .success(nil)
+        case .postgres:
+            return .failure("storage 'postgres' is not available in this version; use memory or sqlite")
+        case .sqlite:
+            let storeLogger = Logger(label: "pagerd.storage")
+            let options = SQLiteSessionStore.Options(
+                path: configuration.dataPath, synchronous: configuration.sqliteSynchronous,
+                log: { message in storeLogger.error("\(message)") })
+            do {
+                return .success(try SQLiteSessionStore(options: options))
+            } catch {
+                switch error.kind {
+                case .inUse:
+                    return .failure("\(configuration.dataPath) is in use by another pagerd process (\(error.reason))")
+                case .corrupt, .unusable:
+                    return .failure("cannot use \(configuration.dataPath): \(error.reason)")
+                }
+            }
+        }
     }
 
     /// Makes sure the process may hold as many sockets as it is configured to serve.

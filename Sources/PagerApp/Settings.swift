@@ -262,6 +262,13 @@ extension Setting {
             "Engine shards the sessions are spread over (each with its own lock); 0 for four per server thread."),
         .integer(
             "sessionBudgetBytes", \.sessionBudgetBytes, 4096...(1 << 50), "Bytes of session data one session may hold."),
+        .choice(
+            "storage", \.storage,
+            "Where sessions are kept: memory (lost on restart), sqlite (the file at dataPath) or postgres."),
+        .text("dataPath", \.dataPath, "The SQLite file of sqlite storage; its folder is created if missing."),
+        .choice(
+            "sqliteSynchronous", \.sqliteSynchronous,
+            "full: each commit survives power loss; normal: it survives a crash of pagerd only."),
     ]
 
     /// The setting whose file key is `key`.

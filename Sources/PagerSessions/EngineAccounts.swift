@@ -42,6 +42,13 @@ public final class EngineAccounts: Sendable {
         counter.subtract(amount, ordering: .relaxed)
     }
 
+    /// Counts a session taken back from a store, with its `bytes`, whatever the limits say: a
+    /// session kept durably is never dropped at a restart for want of room.
+    func admit(bytes: Int) {
+        sessions.add(1, ordering: .relaxed)
+        storedBytes.add(bytes, ordering: .relaxed)
+    }
+
     /// Counts one more subscriber from `address` unless it already has `limit`.
     func reserveAddress(_ address: String, limit: Int) -> Bool {
         addressLock.withLock {

@@ -16,6 +16,8 @@ public enum EngineError: Error, Sendable, Equatable {
     case versionMismatch(current: Int)
     /// The pager refused the definition or command.
     case pager(PagerError)
+    /// The store could not keep the change, so it was not made.
+    case storageUnavailable(reason: String)
 }
 
 /// What a subscriber limit counts.

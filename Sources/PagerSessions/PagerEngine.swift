@@ -1,3 +1,4 @@
+import Foundation
 public import PagerModel
 
 /// A subscription to one session's changes.
@@ -19,6 +20,13 @@ public struct Subscription: Sendable {
 /// The actor runs on its own executor, so it can be entered two ways: by `await` like any actor,
 /// or synchronously on the caller's thread with ``immediately(_:)``, which the HTTP layer uses
 /// so that answering a request needs no hop to another thread.
+///
+/// With a ``SessionStore``, each session has two states: the newest applied (`pager`, what the
+/// next command applies to and `If-Match` compares with) and the newest durable (`durable`, what
+/// reads and subscribers see). A change is submitted to the store as it applies and becomes
+/// durable, visible and published when the store's thread reports the commit
+/// (``settle(_:_:kind:error:)``); if the store fails it, the session goes back to its durable
+/// state. Without a store, both are the same value and a change is visible at once.
 public actor PagerEngine {
     /// One session. A class, so the table's buckets hold a reference rather than the whole
     /// value: a hash table keeps about half its buckets empty, and inline values made those
@@ -28,8 +36,18 @@ public actor PagerEngine {
     /// so eviction looks only at the sessions that expire.
     final class Session {
         let id: SessionID
+        /// The newest state applied.
         var pager: Pager
+        /// The newest state the store has made durable; nil until the creation commits. Without
+        /// a store, always `pager`.
+        var durable: Pager?
+        /// Changes submitted to the store and not yet settled.
+        var inFlight = 0
+        /// A delete waits for its commit: commands see no session, reads still do.
+        var deleting = false
         var lastUsed: Double
+        /// When the store last recorded a use (engine clock).
+        var storedUse: Double
         var subscribers: [Int: Subscriber] = [:]
         /// Neighbours in `idleOrder`. Unowned: the table holds every session strongly, and a
         /// session leaves the list before it leaves the table.
@@ -37,11 +55,16 @@ public actor PagerEngine {
         unowned(unsafe) var newer: Session?
         var isLinked = false
 
-        init(id: SessionID, pager: Pager, lastUsed: Double) {
+        init(id: SessionID, pager: Pager, durable: Pager?, lastUsed: Double) {
             self.id = id
             self.pager = pager
+            self.durable = durable
             self.lastUsed = lastUsed
+            self.storedUse = lastUsed
         }
+
+        /// The session as commands see it: created durably and not being deleted.
+        var acceptsCommands: Bool { durable != nil && !deleting }
     }
 
     /// One event-stream subscriber.
@@ -56,6 +79,10 @@ public actor PagerEngine {
     /// The counts the limits apply to, shared with the other shards of the same server.
     public nonisolated let accounts: EngineAccounts
     private let clock: any EngineClock
+    /// Where changes are made durable; nil keeps sessions in memory only.
+    public nonisolated let store: (any SessionStore)?
+    /// Seconds since 1970 at the engine clock's origin, to give the store wall-clock times.
+    private let wallOrigin: Double
     private let makeID: @Sendable () -> SessionID
     private let executor = EngineExecutor()
     private var sessions: [SessionID: Session] = [:]
@@ -74,10 +101,13 @@ public actor PagerEngine {
     /// default, its own).
     public init(
         limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        accounts: EngineAccounts = EngineAccounts(), makeID: @escaping @Sendable () -> SessionID = SessionID.random
+        accounts: EngineAccounts = EngineAccounts(), store: (any SessionStore)? = nil,
+        makeID: @escaping @Sendable () -> SessionID = SessionID.random
     ) {
         self.limits = limits
         self.clock = clock
+        self.store = store
+        self.wallOrigin = Date().timeIntervalSince1970 - clock.now()
         self.accounts = accounts
         self.makeID = makeID
     }
@@ -109,24 +139,58 @@ public actor PagerEngine {
     // MARK: - Sessions
 
     /// Creates a session from a definition, with a new id.
-    public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+    public func create(_ definition: PagerDefinition) throws(EngineError) -> Created {
         var id = makeID()
         while sessions[id] != nil { id = makeID() }
         return try create(definition, id: id)
     }
 
+    /// A new session, and with a store, the commit its creator waits for.
+    public struct Created: Sendable {
+        public var snapshot: SessionSnapshot
+        public var commit: Commit?
+
+        /// The new session's id.
+        public var id: SessionID { snapshot.id }
+        /// Its state.
+        public var pager: Pager { snapshot.pager }
+    }
+
     /// Creates a session from a definition under `id`, which must be unused in this engine
-    /// (``PagerEngines`` makes the id first, to choose the shard).
-    public func create(_ definition: PagerDefinition, id: SessionID) throws(EngineError) -> SessionSnapshot {
+    /// (``PagerEngines`` makes the id first, to choose the shard). With a store, the session
+    /// exists for nobody but its creator until the creation is durable.
+    public func create(_ definition: PagerDefinition, id: SessionID) throws(EngineError) -> Created {
         precondition(sessions[id] == nil, "a session id is used twice")
         let now = clock.now()
         let pager: Pager
         do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
         try reserve(session: true, bytes: pager.storedBytes, now: now)
-        let session = Session(id: id, pager: pager, lastUsed: now)
+        var commit: Commit?
+        if store != nil {
+            do {
+                commit = try submitSave(id, pager, kind: nil, now: now, positionOnly: false)
+            } catch {
+                EngineAccounts.release(accounts.storedBytes, pager.storedBytes)
+                EngineAccounts.release(accounts.sessions, 1)
+                throw error
+            }
+        }
+        let session = Session(id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now)
+        if commit != nil { session.inFlight = 1 }
         sessions[id] = session
         idleOrder.append(session)
-        return SessionSnapshot(id: id, pager: pager)
+        return Created(snapshot: SessionSnapshot(id: id, pager: pager), commit: commit)
+    }
+
+    /// Takes back a session the store kept, idle for `idleSeconds`; it counts against the limits
+    /// but is never refused by them. Restore sessions least recently used first.
+    public func restore(_ id: SessionID, pager: Pager, idleSeconds: Double) {
+        precondition(sessions[id] == nil, "a session is restored twice")
+        let lastUsed = clock.now() - max(0, idleSeconds)
+        let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed)
+        sessions[id] = session
+        idleOrder.append(session)
+        accounts.admit(bytes: pager.storedBytes)
     }
 
     /// Reserves a session slot (when `session`) and `bytes` of session data in the shared
@@ -147,10 +211,22 @@ public actor PagerEngine {
         }
     }
 
-    /// The session's current state; counts as use.
+    /// The session's current durable state; counts as use.
     public func snapshot(of id: SessionID) throws(EngineError) -> SessionSnapshot {
         let now = clock.now()
-        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now), let durable = session.durable else {
+            throw .sessionNotFound
+        }
+        touch(session, now: now)
+        return SessionSnapshot(id: id, pager: durable)
+    }
+
+    /// The newest state applied, which may not be durable yet: what the next command applies
+    /// to. For a caller that computes a command from the state (a settings merge); never for a
+    /// response.
+    public func latest(of id: SessionID) throws(EngineError) -> SessionSnapshot {
+        let now = clock.now()
+        guard let session = liveSession(id, now: now), session.acceptsCommands else { throw .sessionNotFound }
         touch(session, now: now)
         return SessionSnapshot(id: id, pager: session.pager)
     }
@@ -162,7 +238,7 @@ public actor PagerEngine {
         _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition? = nil, expectedVersion: Int? = nil
     ) throws(EngineError) -> CommandResult {
         let now = clock.now()
-        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now), session.acceptsCommands else { throw .sessionNotFound }
         touch(session, now: now)
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
@@ -176,29 +252,115 @@ public actor PagerEngine {
         } catch {
             throw .pager(error)
         }
+        let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
+        guard outcome.changed else {
+            if outcome.edge == .end, outcome.moved == false, outcome.pager.reportedTrailingAction != nil,
+                let durable = session.durable
+            {
+                publish(
+                    SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: durable)), to: session
+                )
+            }
+            return CommandResult(snapshot: snapshot, outcome: outcome, commit: nil)
+        }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
-        let before = session.pager
-        session.pager = outcome.pager
-        let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
-        if outcome.changed {
-            publish(
-                SessionEvent(
-                    kind: SessionEventKind.of(command, before: before, after: outcome.pager), snapshot: snapshot),
-                to: session)
-        } else if outcome.edge == .end, outcome.moved == false, outcome.pager.reportedTrailingAction != nil {
-            publish(SessionEvent(kind: .actionRequested, snapshot: snapshot), to: session)
+        let kind = SessionEventKind.of(command, before: session.pager, after: outcome.pager)
+        guard store != nil else {
+            session.pager = outcome.pager
+            session.durable = outcome.pager
+            publish(SessionEvent(kind: kind, snapshot: snapshot), to: session)
+            return CommandResult(snapshot: snapshot, outcome: outcome, commit: nil)
         }
-        return CommandResult(snapshot: snapshot, outcome: outcome)
+        let commit: Commit
+        do {
+            commit = try submitSave(id, outcome.pager, kind: kind, now: now, positionOnly: command.changesPositionOnly)
+        } catch {
+            if growth != 0 { EngineAccounts.release(accounts.storedBytes, growth) }
+            throw error
+        }
+        session.pager = outcome.pager
+        session.inFlight += 1
+        session.storedUse = now
+        return CommandResult(snapshot: snapshot, outcome: outcome, commit: commit)
     }
 
-    /// Deletes session `id`; its subscribers get a `deleted` event and their streams end.
-    public func delete(_ id: SessionID, precondition: VersionPrecondition? = nil) throws(EngineError) {
-        guard let session = liveSession(id, now: clock.now()) else { throw .sessionNotFound }
+    /// Deletes session `id`; its subscribers get a `deleted` event and their streams end. With a
+    /// store, that happens when the delete is durable, and the caller waits for the commit
+    /// returned.
+    public func delete(_ id: SessionID, precondition: VersionPrecondition? = nil) throws(EngineError) -> Commit? {
+        guard let session = liveSession(id, now: clock.now()), session.acceptsCommands else {
+            throw .sessionNotFound
+        }
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
         }
-        remove(id)
+        guard let store else {
+            remove(id)
+            return nil
+        }
+        let commit = Commit()
+        do {
+            try store.submit(.delete(id)) { [self] error in
+                immediately { engine in engine.settleDelete(id, error: error) }
+                commit.resolve(error)
+            }
+        } catch {
+            throw .storageUnavailable(reason: error.reason)
+        }
+        session.deleting = true
+        session.inFlight += 1
+        return commit
+    }
+
+    // MARK: - Durability
+
+    /// Submits a session's new state; the returned commit resolves after the engine has settled
+    /// it. `kind` is the event to publish when it is durable (nil for a creation).
+    private func submitSave(
+        _ id: SessionID, _ pager: Pager, kind: SessionEventKind?, now: Double, positionOnly: Bool
+    ) throws(EngineError) -> Commit {
+        guard let store else { preconditionFailure("a save without a store") }
+        let commit = Commit()
+        do {
+            try store.submit(.save(id, pager, lastUsed: wallOrigin + now, positionOnly: positionOnly)) {
+                [self] error in
+                immediately { engine in engine.settle(id, pager, kind: kind, error: error) }
+                commit.resolve(error)
+            }
+        } catch {
+            throw .storageUnavailable(reason: error.reason)
+        }
+        return commit
+    }
+
+    /// The store's answer for a saved state: durable, it becomes what reads and subscribers see;
+    /// failed, the session returns to its durable state (a creation that failed is forgotten).
+    /// The store fails every change after a failed one, so nothing built on it survives.
+    func settle(_ id: SessionID, _ pager: Pager, kind: SessionEventKind?, error: StoreError?) {
+        guard let session = sessions[id] else { return }
+        session.inFlight -= 1
+        guard error == nil else { return rollBack(session) }
+        if (session.durable?.version ?? 0) < pager.version { session.durable = pager }
+        if let kind { publish(SessionEvent(kind: kind, snapshot: SessionSnapshot(id: id, pager: pager)), to: session) }
+    }
+
+    /// The store's answer for a delete: durable, the session goes; failed, it stays.
+    func settleDelete(_ id: SessionID, error: StoreError?) {
+        guard let session = sessions[id] else { return }
+        session.inFlight -= 1
+        session.deleting = false
+        if error == nil { remove(id) } else { rollBack(session) }
+    }
+
+    private func rollBack(_ session: Session) {
+        guard let durable = session.durable else {
+            remove(session.id, announce: false)
+            return
+        }
+        guard session.pager.version != durable.version else { return }
+        EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes - durable.storedBytes)
+        session.pager = durable
     }
 
     /// Evicts up to `limit` sessions idle for longer than the TTL; returns how many were evicted.
@@ -217,46 +379,65 @@ public actor PagerEngine {
         while count < limit, let oldest = idleOrder.oldest {
             evictionVisits += 1
             guard isExpired(oldest, now: now) else { break }
-            remove(oldest.id)
+            evict(oldest.id)
             count += 1
         }
-        evictions += count
         return count
     }
 
     private func isExpired(_ session: Session, now: Double) -> Bool {
-        session.subscribers.isEmpty && now - session.lastUsed > limits.idleTTL
+        session.subscribers.isEmpty && session.inFlight == 0 && now - session.lastUsed > limits.idleTTL
     }
 
-    /// Marks the session used now: the newest in `idleOrder`, unless subscribers hold it.
+    /// Marks the session used now: the newest in `idleOrder`, unless subscribers hold it. With a
+    /// store, a use is recorded at most every ``storedUseInterval``, so that a session only read
+    /// is not expired by a restart.
     private func touch(_ session: Session, now: Double) {
         session.lastUsed = now
         if session.isLinked { idleOrder.moveToNewest(session) }
+        if let store, now - session.storedUse >= storedUseInterval {
+            session.storedUse = now
+            try? store.submit(.touch(session.id, lastUsed: wallOrigin + now), completion: nil)
+        }
     }
+
+    /// How stale the store's record of a session's last use may get: an eighth of the idle TTL,
+    /// so a restart can shorten a session's life by at most that much.
+    private var storedUseInterval: Double { limits.idleTTL / 8 }
 
     /// The session if it is live; an expired one is evicted on the spot.
     private func liveSession(_ id: SessionID, now: Double) -> Session? {
         guard let session = sessions[id] else { return nil }
         if isExpired(session, now: now) {
-            remove(id)
-            evictions += 1
+            evict(id)
             return nil
         }
         return session
     }
 
-    private func remove(_ id: SessionID) {
+    /// Drops session `id` from memory; `announce` tells its subscribers. Eviction (not a
+    /// client's delete) also tells the store, without waiting: a restart would not revive the
+    /// session anyway, since it is idle past the TTL.
+    private func remove(_ id: SessionID, announce: Bool = true) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
-        let event = SessionEvent(kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.pager))
+        let event = SessionEvent(
+            kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager))
         for subscriber in session.subscribers.values {
             accounts.releaseAddress(subscriber.address)
-            subscriber.continuation.yield(event)
+            if announce { subscriber.continuation.yield(event) }
             subscriber.continuation.finish()
         }
+    }
+
+    /// Drops an expired session, and tells the store.
+    private func evict(_ id: SessionID) {
+        remove(id)
+        evictions += 1
+        try? store?.submit(.delete(id), completion: nil)
     }
 
     // MARK: - Change feed
@@ -270,7 +451,9 @@ public actor PagerEngine {
     /// `deleted`, or when the subscriber cancels.
     public func subscribe(to id: SessionID, from address: String = "") throws(EngineError) -> Subscription {
         let now = clock.now()
-        guard let session = liveSession(id, now: now) else { throw .sessionNotFound }
+        guard let session = liveSession(id, now: now), session.acceptsCommands, let durable = session.durable else {
+            throw .sessionNotFound
+        }
         guard session.subscribers.count < limits.maxSubscribersPerSession else {
             throw .tooManySubscribers(limit: limits.maxSubscribersPerSession, scope: .session)
         }
@@ -292,7 +475,7 @@ public actor PagerEngine {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
-        return Subscription(snapshot: SessionSnapshot(id: id, pager: session.pager), events: stream, token: token)
+        return Subscription(snapshot: SessionSnapshot(id: id, pager: durable), events: stream, token: token)
     }
 
     /// Forgets a subscriber whose stream ended; one already forgotten, or dropped with its

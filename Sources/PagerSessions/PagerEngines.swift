@@ -1,3 +1,4 @@
+import Foundation
 public import PagerModel
 
 /// The server's sessions, sharded by id over several ``PagerEngine`` actors.
@@ -15,7 +16,10 @@ public import PagerModel
 /// or subscribers (eviction takes at most ``PagerEngine/evictionBatch`` sessions per turn, a
 /// change reaches at most `maxSubscribersPerSession` subscribers); decoding and encoding happen
 /// outside. Limits that span shards (sessions, the memory budget, subscribers in all and by
-/// address) are kept in ``EngineAccounts`` with atomic reservations.
+/// address) are kept in ``EngineAccounts`` with atomic reservations. With a ``SessionStore``, a
+/// change is submitted to the store under the shard's lock (a queue append, no disk), the request
+/// waits for the commit off the lock, and the store's thread settles each commit by entering the
+/// shard like any other caller.
 public final class PagerEngines: Sendable {
     /// The shards.
     public let shards: [PagerEngine]
@@ -23,19 +27,55 @@ public final class PagerEngines: Sendable {
     public let limits: EngineLimits
     /// The counts shared by the shards.
     public let accounts: EngineAccounts
+    /// Where changes are made durable; nil keeps sessions in memory only.
+    public let store: (any SessionStore)?
     private let makeID: @Sendable () -> SessionID
 
-    /// Creates `count` shards sharing `limits`.
+    /// Creates `count` shards sharing `limits` and `store`.
     public init(
         count: Int, limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        makeID: @escaping @Sendable () -> SessionID = SessionID.random
+        store: (any SessionStore)? = nil, makeID: @escaping @Sendable () -> SessionID = SessionID.random
     ) {
         precondition(count >= 1, "an engine needs at least one shard")
         let accounts = EngineAccounts()
         self.accounts = accounts
         self.limits = limits
+        self.store = store
         self.makeID = makeID
-        shards = (0..<count).map { _ in PagerEngine(limits: limits, clock: clock, accounts: accounts, makeID: makeID) }
+        shards = (0..<count).map { _ in
+            PagerEngine(limits: limits, clock: clock, accounts: accounts, store: store, makeID: makeID)
+        }
+    }
+
+    /// What ``restore()`` found.
+    public struct Recovery: Sendable, Equatable {
+        /// Sessions taken back.
+        public var restored: Int
+        /// Sessions idle past the TTL, dropped from the store instead.
+        public var expired: Int
+    }
+
+    /// Takes back every session the store kept, except those idle past the TTL, which are
+    /// deleted from the store. Call once, before serving.
+    public func restore() throws(StoreError) -> Recovery {
+        guard let store else { return Recovery(restored: 0, expired: 0) }
+        let now = Date().timeIntervalSince1970
+        var stored = try store.recover()
+        stored.sort { $0.lastUsed < $1.lastUsed }
+        var recovery = Recovery(restored: 0, expired: 0)
+        for session in stored {
+            let idle = now - session.lastUsed
+            if idle > limits.idleTTL {
+                try? store.submit(.delete(session.id), completion: nil)
+                recovery.expired += 1
+                continue
+            }
+            shard(for: session.id).immediately { engine in
+                engine.restore(session.id, pager: session.pager, idleSeconds: idle)
+            }
+            recovery.restored += 1
+        }
+        return recovery
     }
 
     /// The shard that holds (or would hold) session `id`: FNV-1a over the id's bytes.
@@ -51,7 +91,7 @@ public final class PagerEngines: Sendable {
 
     /// Creates a session under a new id, in the id's shard. When the session or byte limit is
     /// reached, every shard evicts one batch of expired sessions and the create is tried once more.
-    public func create(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+    public func create(_ definition: PagerDefinition) throws(EngineError) -> PagerEngine.Created {
         do throws(EngineError) {
             return try createOnce(definition)
         } catch .atCapacity, .memoryBudgetExceeded {
@@ -62,10 +102,10 @@ public final class PagerEngines: Sendable {
         }
     }
 
-    private func createOnce(_ definition: PagerDefinition) throws(EngineError) -> SessionSnapshot {
+    private func createOnce(_ definition: PagerDefinition) throws(EngineError) -> PagerEngine.Created {
         while true {
             let id = makeID()
-            let created = try shard(for: id).immediately { engine throws(EngineError) -> SessionSnapshot? in
+            let created = try shard(for: id).immediately { engine throws(EngineError) -> PagerEngine.Created? in
                 engine.holds(id) ? nil : try engine.create(definition, id: id)
             }
             if let created { return created }

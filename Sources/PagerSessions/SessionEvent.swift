@@ -92,4 +92,17 @@ public struct CommandResult: Sendable {
     public var snapshot: SessionSnapshot
     /// What the pager reported about the command.
     public var outcome: PagerOutcome
+    /// With a store, the commit to wait for before answering; nil when the command changed
+    /// nothing or sessions are kept in memory only.
+    public var commit: Commit?
+}
+
+extension PagerCommand {
+    /// Whether the command changes only the index and the transition (and so the version).
+    var changesPositionOnly: Bool {
+        switch self {
+        case .next, .previous, .select, .scroll, .beginTransition, .endTransition: true
+        case .insert, .insertFromCatalog, .remove, .update, .replacePages, .push, .pop, .updateSettings: false
+        }
+    }
 }

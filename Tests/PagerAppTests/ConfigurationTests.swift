@@ -120,12 +120,14 @@ struct ConfigurationTests {
         #expect(parsed.keys.sorted() == keys.sorted())
     }
 
-    @Test("the shipped config/pagerd.json loads and equals the defaults")
+    @Test("the shipped config/pagerd.json loads: the defaults, on port 8080, with sessions in data/pagerd.db")
     func shippedFile() throws {
         let path = try #require(Self.repositoryFile("config/pagerd.json"))
         let configuration = try ConfigurationLoader(environment: ["PAGERD_CONFIG": path]).load()
         var expected = Configuration()
         expected.server.port = 8080
+        expected.storage = .sqlite
+        expected.dataPath = "data/pagerd.db"
         #expect(configuration == expected)
     }
 

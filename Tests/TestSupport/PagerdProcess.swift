@@ -21,13 +21,16 @@ public final class PagerdProcess: @unchecked Sendable {
         return url
     }
 
-    /// Starts pagerd with `arguments`, in the repository root, logging to a captured stderr.
+    /// Starts pagerd with `arguments`, in the repository root, logging to a captured stderr. It
+    /// keeps sessions in memory (config/pagerd.json names a data file) unless `environment` says
+    /// otherwise.
     public static func launch(arguments: [String], environment: [String: String] = [:]) throws -> PagerdProcess {
         let child = PagerdProcess()
         child.process.executableURL = executableURL
         child.process.arguments = arguments
         child.process.currentDirectoryURL = repositoryRoot
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGERD_") }
+        env["PAGERD_STORAGE"] = "memory"
         env.merge(environment) { $1 }
         child.process.environment = env
         child.process.standardError = child.errorPipe

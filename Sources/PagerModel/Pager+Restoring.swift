@@ -1,0 +1,40 @@
+extension Pager {
+    /// Rebuilds a pager that was stored: every value as it was, the version included. Pages,
+    /// catalog and settings are validated as at creation and the position must fit the pages, so
+    /// a damaged record is refused rather than served; the session budget is not applied (a
+    /// budget lowered since must not lose a stored session).
+    public init(
+        restoring pages: [Page], index: Int?, transition: Transition?, settings: PagerSettings, catalog: [Page],
+        version: Int, limits: PagerLimits = PagerLimits()
+    ) throws(PagerError) {
+        try self.init(pages: pages, settings: settings, catalog: catalog, limits: limits.ignoringBudget)
+        guard version >= 1 else { throw .invalid(field: "version", "A stored version is at least 1, not \(version).") }
+        if let index {
+            guard pages.indices.contains(index) else {
+                throw .indexOutOfRange(
+                    field: "index", index, pages.isEmpty ? "an empty pager" : "0...\(pages.count - 1)")
+            }
+        } else if !pages.isEmpty {
+            throw .invalid(field: "index", "A pager with pages has a current index.")
+        }
+        if let transition {
+            guard let index, transition.from == index, neighbor(of: index, transition.direction) == transition.to,
+                (0...1).contains(transition.progress)
+            else {
+                throw .invalid(field: "transition", "The stored transition does not fit the pages and position.")
+            }
+        }
+        self.index = index
+        self.transition = transition
+        self.version = version
+    }
+}
+
+extension PagerLimits {
+    /// The same limits with no session budget.
+    var ignoringBudget: PagerLimits {
+        var limits = self
+        limits.sessionBudgetBytes = .max
+        return limits
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A change the engine has applied and submitted to the store, whose client waits for the
+/// store's answer before it is told anything.
+///
+/// The store's thread resolves it once; the request that made the change awaits it. Whichever
+/// comes second resumes the other, under one lock, so a resolution is never lost.
+public final class Commit: Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var outcome: StoreError??
+    nonisolated(unsafe) private var waiter: CheckedContinuation<StoreError?, Never>?
+
+    init() {}
+
+    /// Records the store's answer (nil: durable) and resumes the waiter, if one waits.
+    func resolve(_ error: StoreError?) {
+        let waiting: CheckedContinuation<StoreError?, Never>? = lock.withLock {
+            guard outcome == nil else { return nil }
+            outcome = .some(error)
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume(returning: error)
+    }
+
+    /// Returns once the change is durable; throws `storageUnavailable` if the store failed it,
+    /// in which case the engine has already undone it.
+    public func durable() async throws(EngineError) {
+        let error: StoreError? = await withCheckedContinuation { continuation in
+            let known: StoreError?? = lock.withLock {
+                if let outcome { return outcome }
+                waiter = continuation
+                return nil
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+        if let error { throw .storageUnavailable(reason: error.reason) }
+    }
+}

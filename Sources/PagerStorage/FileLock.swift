@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An exclusive advisory lock (`flock`) on a file of its own, held until released or the process
+/// ends (also by kill -9: the kernel drops it with the process).
+final class FileLock {
+    private var descriptor: Int32
+    let path: String
+
+    /// Takes the lock on `path` (creating the file), or throws why not: held by another process,
+    /// or the file cannot be opened.
+    init(path: String) throws(StoreOpenError) {
+        self.path = path
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StoreOpenError(.unusable, "cannot open the lock file \(path): \(FileLock.lastError())")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let reason = FileLock.lastError()
+            close(descriptor)
+            descriptor = -1
+            throw busy
+                ? StoreOpenError(.inUse, "another process holds the lock \(path)")
+                : StoreOpenError(.unusable, "cannot lock \(path): \(reason)")
+        }
+    }
+
+    deinit { release() }
+
+    /// Releases the lock.
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    static func lastError() -> String {
+        guard let text = strerror(errno) else { return "errno \(errno)" }
+        return String(cString: text)
+    }
+}

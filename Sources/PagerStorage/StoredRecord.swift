@@ -1,0 +1,262 @@
+import JSON
+import PagerModel
+
+/// The stored form of a pager, in two parts so that a move writes only the small one: the
+/// document (pages, catalog, settings) and the position (index and transition); the version is
+/// a column of its own.
+///
+/// Both are compact JSON arrays whose members are read by position, not the API's documents:
+/// the API may change its wire format, the disk keeps this one (``formatVersion``). Nothing here
+/// is for clients.
+enum StoredRecord {
+    /// The record format written; a file with a newer one is refused.
+    static let formatVersion = 1
+
+    /// Nesting allowed when reading a record: content is limited to the parser's default depth
+    /// when a request carries it, and a record wraps it in at most six more levels.
+    static let maxDepth = JSONParser.maxDepth + 6
+
+    // MARK: - Writing
+
+    /// The pages, catalog and settings.
+    static func document(of pager: Pager) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + pager.count * 128)
+        w.beginArray()
+        w.int(formatVersion)
+        pages(pager.pages, &w)
+        pages(pager.catalog, &w)
+        settings(pager.settings, &w)
+        w.endArray()
+        return w.bytes
+    }
+
+    /// The index and the transition.
+    static func position(of pager: Pager) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginArray()
+        if let index = pager.index { w.int(index) } else { w.null() }
+        if let transition = pager.transition {
+            w.beginArray()
+            w.int(transition.from)
+            w.int(transition.to)
+            w.number(transition.progress)
+            w.string(transition.direction.rawValue)
+            w.endArray()
+        } else {
+            w.null()
+        }
+        w.endArray()
+        return w.bytes
+    }
+
+    private static func pages(_ pages: [Page], _ w: inout JSONWriter) {
+        w.beginArray()
+        for page in pages {
+            w.beginArray()
+            w.string(page.id)
+            w.string(page.title)
+            if let width = page.tabWidth { w.number(width) } else { w.null() }
+            w.value(.object(page.content))
+            w.beginArray()
+            for screen in page.stack {
+                w.beginArray()
+                w.string(screen.id)
+                if let title = screen.title { w.string(title) } else { w.null() }
+                if let content = screen.content { w.value(.object(content)) } else { w.null() }
+                w.endArray()
+            }
+            w.endArray()
+            w.endArray()
+        }
+        w.endArray()
+    }
+
+    private static func settings(_ settings: PagerSettings, _ w: inout JSONWriter) {
+        let bar = settings.tabBar
+        w.beginArray()
+        w.string(settings.mode.rawValue)
+        w.number(settings.viewportWidth)
+        w.beginArray()
+        w.string(bar.layout.rawValue)
+        for value in [bar.spacing, bar.inset, bar.minTabWidth, bar.tabPadding, bar.charWidth] { w.number(value) }
+        w.string(bar.indicatorStyle.rawValue)
+        w.number(bar.indicatorHeight)
+        w.endArray()
+        w.int(settings.preload)
+        action(settings.trailingAction, &w)
+        if let empty = settings.emptyState {
+            w.beginArray()
+            w.string(empty.title)
+            action(empty.action, &w)
+            w.endArray()
+        } else {
+            w.null()
+        }
+        w.endArray()
+    }
+
+    private static func action(_ action: PagerAction?, _ w: inout JSONWriter) {
+        guard let action else { return w.null() }
+        w.beginArray()
+        w.string(action.id)
+        w.string(action.title)
+        w.endArray()
+    }
+
+    // MARK: - Reading
+
+    /// Rebuilds a pager from its stored parts, validating it as at creation.
+    static func pager(document: [UInt8], position: [UInt8], version: Int) throws(RecordError) -> Pager {
+        var doc = try Fields(parsing: document, what: "document")
+        let format = try doc.int()
+        guard format == formatVersion else {
+            throw RecordError("record format \(format) is not the one this pagerd reads (\(formatVersion))")
+        }
+        let pages = try readPages(doc.array())
+        let catalog = try readPages(doc.array())
+        let settings = try readSettings(doc.array())
+        var place = try Fields(parsing: position, what: "position")
+        let index = try place.optional { fields throws(RecordError) in try fields.int() }
+        let transition = try place.optionalArray { fields throws(RecordError) -> Transition in
+            let from = try fields.int(), to = try fields.int(), progress = try fields.number()
+            return Transition(from: from, to: to, progress: progress, direction: try fields.enumeration())
+        }
+        do {
+            return try Pager(
+                restoring: pages, index: index, transition: transition, settings: settings, catalog: catalog,
+                version: version)
+        } catch {
+            throw RecordError("the stored pager is not valid: \(error)")
+        }
+    }
+
+    private static func readPages(_ items: Fields) throws(RecordError) -> [Page] {
+        var items = items
+        var pages: [Page] = []
+        while !items.isAtEnd {
+            var page = try items.array()
+            let id = try page.string(), title = try page.string()
+            let tabWidth = try page.optional { fields throws(RecordError) in try fields.number() }
+            let content = try page.object()
+            var stack: [Screen] = []
+            var screens = try page.array()
+            while !screens.isAtEnd {
+                var screen = try screens.array()
+                let screenID = try screen.string()
+                let screenTitle = try screen.optional { fields throws(RecordError) in try fields.string() }
+                let screenContent = try screen.optional { fields throws(RecordError) in try fields.object() }
+                stack.append(Screen(id: screenID, title: screenTitle, content: screenContent))
+            }
+            pages.append(Page(id: id, title: title, tabWidth: tabWidth, content: content, stack: stack))
+        }
+        return pages
+    }
+
+    private static func readSettings(_ fields: Fields) throws(RecordError) -> PagerSettings {
+        var fields = fields
+        var settings = PagerSettings()
+        settings.mode = try fields.enumeration()
+        settings.viewportWidth = try fields.number()
+        var bar = try fields.array()
+        settings.tabBar.layout = try bar.enumeration()
+        settings.tabBar.spacing = try bar.number()
+        settings.tabBar.inset = try bar.number()
+        settings.tabBar.minTabWidth = try bar.number()
+        settings.tabBar.tabPadding = try bar.number()
+        settings.tabBar.charWidth = try bar.number()
+        settings.tabBar.indicatorStyle = try bar.enumeration()
+        settings.tabBar.indicatorHeight = try bar.number()
+        settings.preload = try fields.int()
+        settings.trailingAction = try fields.optionalArray(readAction)
+        settings.emptyState = try fields.optionalArray { empty throws(RecordError) -> EmptyState in
+            EmptyState(title: try empty.string(), action: try empty.optionalArray(readAction))
+        }
+        return settings
+    }
+
+    private static func readAction(_ fields: inout Fields) throws(RecordError) -> PagerAction {
+        PagerAction(id: try fields.string(), title: try fields.string())
+    }
+}
+
+/// Why a stored record could not be read back.
+struct RecordError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// The members of a stored array, read in order, each read checking its kind.
+struct Fields {
+    private let items: [JSONValue]
+    private var next = 0
+
+    init(_ items: [JSONValue]) { self.items = items }
+
+    /// Parses `bytes`, which must hold an array.
+    init(parsing bytes: [UInt8], what: String) throws(RecordError) {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes, maxDepth: StoredRecord.maxDepth) } catch {
+            throw RecordError("the \(what) is not readable: \(error)")
+        }
+        guard let items = value.arrayValue else { throw RecordError("the \(what) is not an array") }
+        self.init(items)
+    }
+
+    var isAtEnd: Bool { next == items.count }
+
+    private mutating func take(_ expected: String) throws(RecordError) -> JSONValue {
+        guard next < items.count else { throw RecordError("a record ends where \(expected) was expected") }
+        defer { next += 1 }
+        return items[next]
+    }
+
+    mutating func string() throws(RecordError) -> String {
+        guard let value = try take("a string").stringValue else { throw RecordError("a string was expected") }
+        return value
+    }
+
+    mutating func number() throws(RecordError) -> Double {
+        guard let value = try take("a number").numberValue else { throw RecordError("a number was expected") }
+        return value
+    }
+
+    mutating func int() throws(RecordError) -> Int {
+        guard let value = try take("an integer").intValue else { throw RecordError("an integer was expected") }
+        return value
+    }
+
+    mutating func object() throws(RecordError) -> JSONObject {
+        guard let value = try take("an object").objectValue else { throw RecordError("an object was expected") }
+        return value
+    }
+
+    mutating func array() throws(RecordError) -> Fields {
+        guard let value = try take("an array").arrayValue else { throw RecordError("an array was expected") }
+        return Fields(value)
+    }
+
+    mutating func enumeration<T: RawRepresentable>() throws(RecordError) -> T where T.RawValue == String {
+        let raw = try string()
+        guard let value = T(rawValue: raw) else { throw RecordError("'\(raw)' is not a known \(T.self)") }
+        return value
+    }
+
+    /// nil for a null member, else `read` over this member.
+    mutating func optional<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
+        guard next < items.count else { throw RecordError("a record ends early") }
+        if items[next].isNull {
+            next += 1
+            return nil
+        }
+        return try read(&self)
+    }
+
+    /// nil for a null member, else `read` over the members of this array.
+    mutating func optionalArray<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
+        try optional { fields throws(RecordError) -> T in
+            var inner = try fields.array()
+            return try read(&inner)
+        }
+    }
+}

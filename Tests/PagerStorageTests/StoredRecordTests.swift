@@ -1,0 +1,112 @@
+import JSON
+import PagerModel
+import Testing
+
+@testable import PagerStorage
+
+@Suite("StoredRecord: a pager written to disk reads back as the same value")
+struct StoredRecordTests {
+    /// A pager that uses every stored field: non-default settings, actions, an empty state, a
+    /// catalog, stacks with and without content, explicit tab widths and a transition in flight.
+    static func richPager() throws -> Pager {
+        var settings = PagerSettings()
+        settings.mode = .loop
+        settings.viewportWidth = 412.5
+        settings.tabBar.layout = .scrollable
+        settings.tabBar.spacing = 4.25
+        settings.tabBar.inset = 12
+        settings.tabBar.minTabWidth = 40
+        settings.tabBar.tabPadding = 10
+        settings.tabBar.charWidth = 7.5
+        settings.tabBar.indicatorStyle = .elastic
+        settings.tabBar.indicatorHeight = 3
+        settings.preload = 2
+        settings.trailingAction = PagerAction(id: "add", title: "Add a page")
+        settings.emptyState = EmptyState(title: "Nothing yet", action: PagerAction(id: "new", title: "New"))
+        let content: JSONObject = [
+            "emoji": "🛍️", "n": 1.5, "nested": ["list": [1, "two", nil, true]], "unicode": "상품 \u{1F600}",
+        ]
+        let pages = [
+            Page(
+                id: "a", title: "최근 본 상품", tabWidth: 120.5, content: content,
+                stack: [Screen(id: "detail", title: "Detail", content: ["x": 1]), Screen(id: "bare")]),
+            Page(id: "b", title: "B"),
+            Page(id: "c", title: "C", content: ["k": "v"]),
+        ]
+        var pager = try Pager(
+            pages: pages, initialPage: .index(1), settings: settings, catalog: [Page(id: "extra", title: "Extra")])
+        pager = try pager.applying(.scroll(.progress(-0.375))).pager
+        pager = try pager.applying(.next).pager
+        pager = try pager.applying(.scroll(.progress(0.25))).pager
+        return pager
+    }
+
+    @Test("every field, the version and the transition round-trip exactly")
+    func roundTrip() throws {
+        let pager = try Self.richPager()
+        #expect(pager.version == 4)
+        #expect(pager.transition == Transition(from: 2, to: 0, progress: 0.25, direction: .forward))
+        let read = try StoredRecord.pager(
+            document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager),
+            version: pager.version)
+        #expect(read == pager)
+        #expect(read.storedBytes == pager.storedBytes)
+        #expect(read.tabs == pager.tabs)
+    }
+
+    @Test("an empty pager round-trips with no index")
+    func emptyPager() throws {
+        let pager = try Pager(pages: [])
+        let read = try StoredRecord.pager(
+            document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager), version: 7)
+        #expect(read.index == nil && read.isEmpty && read.version == 7)
+    }
+
+    @Test("the position alone is small: index and transition, whatever the pages hold")
+    func positionIsSmall() throws {
+        let pager = try Self.richPager()
+        #expect(String(decoding: StoredRecord.position(of: pager), as: UTF8.self) == #"[2,[2,0,0.25,"forward"]]"#)
+    }
+
+    @Test(
+        "damaged records are refused with a reason, never served",
+        arguments: [
+            (#"[1,[],[],"#, "[0,null]", "not readable"),
+            (#"[2,[],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#, "[null,null]", "format 2"),
+            (
+                #"[1,[["a","A",null,{},[]]],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#,
+                "[5,null]", "not valid"
+            ),
+            (
+                #"[1,[["a","A",null,{},[]]],[],["sideways",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#,
+                "[0,null]", "sideways"
+            ),
+            (
+                #"[1,[["a","A",null,{},[]]],[],["bounded",390,["fixed",0,0,48,16,8,"linear"],1,null,null]]"#,
+                "[0,null]", "ends"
+            ),
+            (
+                #"[1,[["a","A",null,{},[]],["b","B",null,{},[]]],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#,
+                #"[0,[0,1,1.5,"forward"]]"#, "transition"
+            ),
+        ])
+    func damaged(document: String, position: String, reason: String) {
+        do {
+            _ = try StoredRecord.pager(document: Array(document.utf8), position: Array(position.utf8), version: 3)
+            Issue.record("a damaged record was read")
+        } catch {
+            #expect(error.description.contains(reason), "\(error)")
+        }
+    }
+
+    @Test("content nested to the request parser's limit in a pushed screen still reads back")
+    func deepContent() throws {
+        var value: JSONValue = 1
+        for _ in 0..<(JSONParser.maxDepth - 3) { value = .object(["d": value]) }
+        guard case .object(let deep) = value else { return }
+        let pager = try Pager(pages: [Page(id: "a", title: "A", stack: [Screen(id: "s", content: deep)])])
+        let read = try StoredRecord.pager(
+            document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager), version: 1)
+        #expect(read == pager)
+    }
+}
