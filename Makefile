@@ -4,7 +4,7 @@ PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
 .PHONY: deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean openapi load memory bench hardening
+	container-check clean openapi load memory recovery bench hardening
 
 # Installs libmicrohttpd's and SQLite's headers and pkg-config when pkg-config cannot find them;
 # prlimit (util-linux) is used by the disk-full test.
@@ -70,6 +70,10 @@ container-check:
 load: deps build .build/bench/ceiling
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/load.py
+
+# Recovery of RECOVERY_SESSIONS (100,000) sessions from SQLite after kill -9: prints a table.
+recovery: deps build
+	$(PYTHON) bench/recovery.py
 
 # Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
 memory: deps build

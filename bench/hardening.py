@@ -80,7 +80,7 @@ class Server:
 
     def __init__(self, binary, cwd, env=None, per_ip="0"):
         full = {k: v for k, v in os.environ.items() if not k.startswith("PAGERD_")}
-        full.update({"PAGERD_HOST": HOST, "PAGERD_PORT": "0"})
+        full.update({"PAGERD_HOST": HOST, "PAGERD_PORT": "0", "PAGERD_STORAGE": "memory"})
         if per_ip is not None:
             full["PAGERD_PER_IP_CONNECTION_LIMIT"] = per_ip
         full.update(env or {})

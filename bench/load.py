@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """`make load`: pagerd against the libmicrohttpd ceiling, with wrk, on this machine.
 
-Starts the release pagerd and bench/ceiling, creates 1,000 four-page sessions in pagerd, and runs
-wrk against each server in turn for POST …/next (rotating over the sessions), GET of the state,
-and POST …/scroll, at 1, 64 and 256 connections. Prints req/s, p50/p99 latency, server CPU per
+Starts the release pagerd and bench/ceiling, creates 1,000 four-page looping sessions in pagerd,
+and runs wrk against each server in turn for POST …/next (rotating over the sessions), GET of
+the state, and POST …/scroll (progress 0.25 and 0.5 in turn), at 1, 64 and 256 connections; every
+POST changes its session. Prints req/s, p50/p99 latency, server CPU per
 request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3).
 
 pagerd runs in LOAD_THREADING mode (default poll) with LOAD_THREADS internal threads (default 2),
-and again with one thread, to show how it scales. The ceiling runs in the same mode with one
+with sessions in memory, and again with one thread, to show how it scales; a third pagerd keeps
+its sessions in SQLite (storage=sqlite, sqliteSynchronous=LOAD_SQLITE_SYNCHRONOUS, default full, in
+a temporary folder on the same disk as the system's temporary files), so every 2xx to a POST there
+waited for its commit. The ceiling runs in the same mode with one
 thread and with two; its faster configuration for each endpoint and connection count is the
 reference ("as fast as libmicrohttpd allows" on this machine), and both are printed.
 
 Environment: LOAD_DURATION (seconds per wrk run, default 5), LOAD_REPEAT (default 3),
-LOAD_CONNECTIONS (default "1,64,256"), LOAD_THREADING, LOAD_THREADS, PAGERD_BINARY, CEILING_BINARY.
+LOAD_CONNECTIONS (default "1,64,256"), LOAD_THREADING, LOAD_THREADS, LOAD_SQLITE_SYNCHRONOUS, PAGERD_BINARY,
+CEILING_BINARY.
 """
 import http.client
 import json
@@ -34,6 +39,8 @@ REPEAT = int(os.environ.get("LOAD_REPEAT", "3"))
 CONNECTIONS = [int(c) for c in os.environ.get("LOAD_CONNECTIONS", "1,64,256").split(",")]
 THREADING = os.environ.get("LOAD_THREADING", "poll")
 THREADS = os.environ.get("LOAD_THREADS", "2")
+SYNCHRONOUS = os.environ.get("LOAD_SQLITE_SYNCHRONOUS", "full")
+PAGERD_SERVERS = ("pagerd", "pagerd 1t", "pagerd sqlite")
 SESSIONS = 1000
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -65,7 +72,9 @@ def wait_for_port(port, process):
 def create_sessions(port):
     conn = http.client.HTTPConnection("127.0.0.1", port)
     ids = []
-    body = json.dumps({"pages": [{"id": f"p{i}", "title": f"Page {i}"} for i in range(4)], "initialPage": 1})
+    # A loop, so every `next` changes the state (and, with storage, writes it).
+    body = json.dumps({"pages": [{"id": f"p{i}", "title": f"Page {i}"} for i in range(4)], "initialPage": 1,
+                       "mode": "loop"})
     for _ in range(SESSIONS):
         conn.request("POST", "/v1/sessions", body, {"Content-Type": "application/json"})
         response = conn.getresponse()
@@ -74,15 +83,18 @@ def create_sessions(port):
     return ids
 
 
-def lua_script(folder, name, method, paths, body):
+def lua_script(folder, name, method, paths, bodies):
+    """Requests rotating over `paths`; with `bodies`, each round over the paths sends the next
+    body, so that a command repeated on a session still changes it."""
     path = Path(folder) / f"{name}.lua"
-    lines = ["local paths = {" + ",".join(f'"{p}"' for p in paths) + "}", "local i = 0",
+    lines = ["local paths = {" + ",".join(f'"{p}"' for p in paths) + "}", "local i = 0", "local round = 0",
              'local headers = {["Content-Type"] = "application/json"}', "request = function()",
-             "  i = i % #paths + 1"]
-    if body is None:
+             "  i = i % #paths + 1", "  if i == 1 then round = round + 1 end"]
+    if bodies is None:
         lines.append(f'  return wrk.format("{method}", paths[i])')
     else:
-        lines.append(f"  return wrk.format(\"{method}\", paths[i], headers, '{body}')")
+        lines.insert(1, "local bodies = {" + ",".join(f"'{b}'" for b in bodies) + "}")
+        lines.append(f'  return wrk.format("{method}", paths[i], headers, bodies[round % #bodies + 1])')
     lines.append("end")
     path.write_text("\n".join(lines) + "\n")
     return str(path)
@@ -113,29 +125,38 @@ def run_wrk(port, script, connections, pid):
 
 
 def main():
-    ports = {name: free_port() for name in ("pagerd", "pagerd 1t", "ceiling 1t", "ceiling 2t")}
+    with tempfile.TemporaryDirectory() as data:
+        run_all(data)
+
+
+def run_all(data):
+    ports = {name: free_port() for name in (*PAGERD_SERVERS, "ceiling 1t", "ceiling 2t")}
     processes = {}
-    for name, threads in (("pagerd", THREADS), ("pagerd 1t", "1")):
+    for name, threads, storage in (("pagerd", THREADS, "memory"), ("pagerd 1t", "1", "memory"),
+                                   ("pagerd sqlite", THREADS, "sqlite")):
         env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(ports[name]),
                    PAGERD_PER_IP_CONNECTION_LIMIT="0", PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS="2000000",
-                   PAGERD_THREADING=THREADING, PAGERD_THREAD_POOL_SIZE=threads)
+                   PAGERD_THREADING=THREADING, PAGERD_THREAD_POOL_SIZE=threads, PAGERD_STORAGE=storage,
+                   PAGERD_DATA_PATH=str(Path(data) / "load.db"), PAGERD_SQLITE_SYNCHRONOUS=SYNCHRONOUS)
         processes[name] = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     for name, threads in (("ceiling 1t", "1"), ("ceiling 2t", "2")):
         processes[name] = subprocess.Popen([CEILING, str(ports[name]), THREADING, threads], stderr=subprocess.DEVNULL)
     try:
         for name, process in processes.items():
             wait_for_port(ports[name], process)
-        session_ids = {name: create_sessions(ports[name]) for name in ("pagerd", "pagerd 1t")}
+        session_ids = {name: create_sessions(ports[name]) for name in PAGERD_SERVERS}
         with tempfile.TemporaryDirectory() as folder:
             def scripts(tag, ids):
                 return {
-                    "POST next": lua_script(folder, f"next{tag}", "POST", [f"/v1/sessions/{i}/next" for i in ids], None),
+                    "POST next": lua_script(folder, f"next{tag}", "POST", [f"/v1/sessions/{i}/next" for i in ids],
+                                            None),
                     "GET state": lua_script(folder, f"get{tag}", "GET", [f"/v1/sessions/{i}" for i in ids], None),
                     "POST scroll": lua_script(folder, f"scroll{tag}", "POST", [f"/v1/sessions/{i}/scroll" for i in ids],
-                                              '{"progress": 0.25}'),
+                                              ['{"progress": 0.25}', '{"progress": 0.5}']),
                 }
             endpoint_scripts = {"pagerd": scripts("a", session_ids["pagerd"]),
-                                "pagerd 1t": scripts("b", session_ids["pagerd 1t"])}
+                                "pagerd 1t": scripts("b", session_ids["pagerd 1t"]),
+                                "pagerd sqlite": scripts("c", session_ids["pagerd sqlite"])}
             endpoint_scripts["ceiling 1t"] = endpoint_scripts["ceiling 2t"] = endpoint_scripts["pagerd"]
             results = {}
             for repeat in range(REPEAT):
@@ -165,10 +186,12 @@ def print_table(results):
     print("| endpoint | conns | pagerd req/s | pagerd 1 thread | ceiling 1 / 2 threads | ratio to best | "
           "pagerd p50 / p99 ms | best ceiling p50 / p99 ms | pagerd CPU µs/req | best ceiling CPU µs/req | errors |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    sqlite_rows = []
     keys = sorted({(name, c) for name, c, _ in results},
                   key=lambda k: (["POST next", "GET state", "POST scroll"].index(k[0]), k[1]))
     for name, connections in keys:
-        runs = {server: results[(name, connections, server)] for server in ("pagerd", "pagerd 1t", "ceiling 1t", "ceiling 2t")}
+        runs = {server: results[(name, connections, server)]
+                for server in (*PAGERD_SERVERS, "ceiling 1t", "ceiling 2t")}
         best = max(("ceiling 1t", "ceiling 2t"), key=lambda server: median(runs[server], "rps"))
         mine, ceiling = runs["pagerd"], runs[best]
         errors = sum(run["errors"] + run["non2xx"] for server_runs in runs.values() for run in server_runs)
@@ -178,6 +201,20 @@ def print_table(results):
               f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} "
               f"| {median(ceiling, 'p50'):.2f} / {median(ceiling, 'p99'):.2f} "
               f"| {median(mine, 'cpu_us'):.1f} | {median(ceiling, 'cpu_us'):.1f} | {errors} |")
+        stored = runs["pagerd sqlite"]
+        sqlite_rows.append(
+            f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(stored, 'rps'):,.0f} "
+            f"| {median(stored, 'rps') / median(mine, 'rps'):.2f} "
+            f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} "
+            f"| {median(stored, 'p50'):.2f} / {median(stored, 'p99'):.2f} "
+            f"| {median(stored, 'cpu_us'):.1f} | {sum(run['errors'] + run['non2xx'] for run in stored)} |")
+    print(f"\nstorage=sqlite (sqliteSynchronous={SYNCHRONOUS}) against storage=memory, same run, "
+          f"{THREADS} server threads each\n")
+    print("| endpoint | conns | memory req/s | sqlite req/s | sqlite / memory | memory p50 / p99 ms | "
+          "sqlite p50 / p99 ms | sqlite CPU µs/req | sqlite errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in sqlite_rows:
+        print(row)
 
 
 if __name__ == "__main__":

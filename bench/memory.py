@@ -42,7 +42,7 @@ def main():
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     env = dict(os.environ, PAGERD_HOST="127.0.0.1", PAGERD_PORT=str(port), PAGERD_PER_IP_CONNECTION_LIMIT="0",
-               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS=str(COUNT))
+               PAGERD_LOG_LEVEL="warning", PAGERD_MAX_SESSIONS=str(COUNT), PAGERD_STORAGE="memory")
     server = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):

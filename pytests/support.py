@@ -29,6 +29,7 @@ class Pagerd:
             }
         )
         env.update(extra_env or {})
+        env = {k: v for k, v in env.items() if v is not None}  # None in extra_env unsets a variable
         self.proc = subprocess.Popen(
             [BINARY, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
         )

@@ -52,7 +52,6 @@ public enum Pagerd {
         switch openStore(configuration, logger: logger) {
         case .success(let opened): store = opened
         case .failure(let message):
-            logger.critical("\(message)")
             printError("pagerd: \(message)", toStandardError: true)
             return 2
         }
@@ -60,17 +59,17 @@ public enum Pagerd {
         let readiness = Readiness()
         let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits, store: store)
         if store != nil {
-            let started = ContinuousClock.now
+            let started = Date()
             do {
                 let recovery = try engines.restore()
                 logger.info(
                     "sessions recovered",
                     metadata: [
                         "dataPath": "\(configuration.dataPath)", "restored": "\(recovery.restored)",
-                        "expired": "\(recovery.expired)", "seconds": "\(ContinuousClock.now - started)",
+                        "expired": "\(recovery.expired)",
+                        "seconds": "\((Date().timeIntervalSince(started) * 1000).rounded() / 1000)",
                     ])
             } catch {
-                logger.critical("\(error)")
                 printError("pagerd: cannot recover sessions: \(error)", toStandardError: true)
                 return 2
             }

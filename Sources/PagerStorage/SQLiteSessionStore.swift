@@ -102,6 +102,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
                     .unusable, "cannot create the directory \(directory): \(error.localizedDescription)")
             }
         }
+        // Checked before the lock file is made, so nothing is created beside a foreign file; and
+        // again under the lock, in case another process wrote the file meanwhile.
+        try Self.checkHeader(path)
         lock = try FileLock(path: path + ".lock")
         try Self.checkHeader(path)
         do {
