@@ -133,3 +133,40 @@ def call(port, method, path, body=None, headers=None, source=None, timeout=10):
         return conn.request(method, path, body, headers)
     finally:
         conn.close()
+
+
+class EventStream(Connection):
+    """An event stream (`GET /v1/sessions/{id}/events`, optionally with Last-Event-ID) read block
+    by block. When the server refuses it, `status`, `headers` and `body` hold the answer."""
+
+    def __init__(self, port, sid, source=None, timeout=10, last_event_id=None):
+        super().__init__(port, source, timeout)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = str(last_event_id)
+        self.send(request_bytes("GET", f"/v1/sessions/{sid}/events", headers=headers))
+        self.status, self.headers = self.read_head()
+        self.body = b"" if self.status == 200 else self.read_body(self.headers)
+        self.text = ""
+        self.ended = False
+
+    def next_block(self):
+        """The next event, `retry:` or comment block; None when the stream ended."""
+        while "\n\n" not in self.text:
+            if self.ended:
+                return None
+            chunk = self.read_chunk()
+            if chunk is None:
+                self.ended = True
+            else:
+                self.text += chunk.decode()
+        block, _, self.text = self.text.partition("\n\n")
+        return block
+
+    def next_event(self):
+        """(id, kind, state) of the next event, skipping comments and `retry:`; None at the end."""
+        while (block := self.next_block()) is not None:
+            fields = dict(line.partition(": ")[::2] for line in block.split("\n") if line and not line.startswith(":"))
+            if "event" in fields:
+                return int(fields.get("id", 0)), fields["event"], json.loads(fields["data"])
+        return None

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from rawhttp import Connection, request_bytes
+from rawhttp import Connection, EventStream
 from support import BINARY, ROOT
 
 MALL_PAGES = ["product", "recent", "wishlist"]  # the `mall` template: three pages, loop mode
@@ -82,37 +82,6 @@ def pages(server, sid):
 
 def tab_ids(state):
     return [tab["id"] for tab in state["tabs"]]
-
-
-class EventStream(Connection):
-    """`GET /v1/sessions/{id}/events`, optionally with Last-Event-ID, read block by block."""
-
-    def __init__(self, port, sid, last_event_id=None):
-        super().__init__(port, timeout=10)
-        headers = {"Accept": "text/event-stream"}
-        if last_event_id is not None:
-            headers["Last-Event-ID"] = str(last_event_id)
-        self.send(request_bytes("GET", f"/v1/sessions/{sid}/events", headers=headers))
-        self.status, self.headers = self.read_head()
-        self.text = ""
-
-    def next_block(self):
-        """The next event, `retry:` or comment block; None when the stream ended."""
-        while "\n\n" not in self.text:
-            chunk = self.read_chunk()
-            if chunk is None:
-                return None
-            self.text += chunk.decode()
-        block, _, self.text = self.text.partition("\n\n")
-        return block
-
-    def next_event(self):
-        """(id, kind, state) of the next event, skipping comments and `retry:`; None at the end."""
-        while (block := self.next_block()) is not None:
-            fields = dict(line.partition(": ")[::2] for line in block.split("\n") if line and not line.startswith(":"))
-            if "event" in fields:
-                return int(fields["id"]), fields["event"], json.loads(fields["data"])
-        return None
 
 
 # Restarts ─────────────────────────────────────────────────────────────────────────────────────

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from rawhttp import Connection, call
+from rawhttp import EventStream as Stream
 from support import Pagerd
 
 OTHER = "127.0.0.2"  # a second client address; the server listens on 127.0.0.1
@@ -98,40 +99,6 @@ def wait_until(condition, timeout, interval=0.05):
         if time.monotonic() >= deadline:
             return False
         time.sleep(interval)
-
-
-class Stream(Connection):
-    """An event stream (`GET /v1/sessions/{id}/events`) read block by block. When the server
-    refuses it, `status`, `headers` and `body` hold the answer."""
-
-    def __init__(self, port, sid, source=None, timeout=10):
-        super().__init__(port, source, timeout)
-        self.send(f"GET /v1/sessions/{sid}/events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n\r\n".encode())
-        self.status, self.headers = self.read_head()
-        self.body = b"" if self.status == 200 else self.read_body(self.headers)
-        self.text = ""
-        self.ended = False
-
-    def next_block(self):
-        """The next event or comment block, or None when the stream ended."""
-        while "\n\n" not in self.text:
-            if self.ended:
-                return None
-            chunk = self.read_chunk()
-            if chunk is None:
-                self.ended = True
-            else:
-                self.text += chunk.decode()
-        block, _, self.text = self.text.partition("\n\n")
-        return block
-
-    def next_event(self):
-        """(id, kind, data) of the next event, skipping comments and `retry:`; None at the end."""
-        while (block := self.next_block()) is not None:
-            fields = dict(line.partition(": ")[::2] for line in block.split("\n") if line and not line.startswith(":"))
-            if "event" in fields:
-                return int(fields.get("id", 0)), fields["event"], json.loads(fields["data"])
-        return None
 
 
 # 1 ──────────────────────────────────────────────────────────────────────────────────────────────
