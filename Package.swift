@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "pagerd", targets: ["pagerd"])
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -38,7 +39,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(
+            name: "MicroHTTP", dependencies: ["CMicroHTTPD", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "JSON"]),
@@ -47,6 +49,7 @@ let package = Package(
             name: "PagerAPI",
             dependencies: [
                 "MicroHTTP", "JSON", "PagerModel", "PagerSessions",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -62,8 +65,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "pagerd", dependencies: ["PagerApp"]),
-        .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .target(
+            name: "TestSupport",
+            dependencies: ["MicroHTTP", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/TestSupport"),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(
             name: "PagerModelTests",
@@ -71,7 +79,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PagerAPITests",
-            dependencies: ["PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport"]),
+            dependencies: [
+                "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
         .testTarget(
             name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),
@@ -108,7 +119,10 @@ if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
         ),
         .executableTarget(
             name: "FuzzRequests",
-            dependencies: ["FuzzSupport", "JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI"],
+            dependencies: [
+                "FuzzSupport", "JSON", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Fuzz/FuzzRequests", swiftSettings: swiftSettings),
     ])
 }

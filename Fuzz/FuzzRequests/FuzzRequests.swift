@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import FuzzSupport
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerAPI
@@ -12,7 +13,9 @@ import PagerModel
 import PagerSessions
 import Synchronization
 
-private let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "BREW"]
+private let methods: [HTTPRequest.Method] = [
+    .get, .post, .put, .patch, .delete, .options, .head, HTTPRequest.Method("BREW")!,
+]
 private let paths = [
     "/v1/sessions", "/v1/sessions/{S}", "/v1/sessions/{S}/next", "/v1/sessions/{S}/previous",
     "/v1/sessions/{S}/select", "/v1/sessions/{S}/scroll", "/v1/sessions/{S}/transition",
@@ -48,8 +51,8 @@ private final class Harness: Sendable {
             options: APIOptions(corsOrigins: ["https://a.example"]))
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
-        let answer = Mutex<HTTPResponse?>(nil)
+    func respond(to request: Request) -> Response {
+        let answer = Mutex<Response?>(nil)
         let done = DispatchSemaphore(value: 0)
         let responder = self.responder
         Task {
@@ -69,26 +72,26 @@ public func fuzzRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard bytes.count >= 3 else { return 0 }
     let created = harness.respond(
-        to: HTTPRequest(
-            method: "POST", path: "/v1/sessions", headers: ["Content-Type": "application/json"],
+        to: Request(
+            method: .post, path: "/v1/sessions", headers: [.contentType: "application/json"],
             body: Array(#"{"template": "mall"}"#.utf8)))
     guard case .bytes(let createdBody) = created.body, let id = (try? JSONParser.parse(createdBody))?["id"]?.stringValue
     else { fatalError("cannot create a session") }
-    defer { _ = harness.respond(to: HTTPRequest(method: "DELETE", path: "/v1/sessions/\(id)")) }
+    defer { _ = harness.respond(to: Request(method: .delete, path: "/v1/sessions/\(id)")) }
 
     let method = methods[Int(bytes[0]) % methods.count]
     let path = paths[Int(bytes[1]) % paths.count].replacingOccurrences(of: "{S}", with: id)
     let flags = bytes[2]
-    var headers = HTTPHeaders()
-    if flags & 1 == 0 { headers.add("Content-Type", "application/json") }
-    if flags & 2 != 0 { headers.add("If-Match", flags & 4 != 0 ? "\"1\"" : "\"2\", W/\"x\"") }
-    if flags & 8 != 0 { headers.add("Origin", "https://a.example") }
-    if flags & 16 != 0 { headers.add("If-None-Match", "\"1\"") }
+    var headers = HTTPFields()
+    if flags & 1 == 0 { headers[.contentType] = "application/json" }
+    if flags & 2 != 0 { headers[.ifMatch] = flags & 4 != 0 ? "\"1\"" : "\"2\", W/\"x\"" }
+    if flags & 8 != 0 { headers[.origin] = "https://a.example" }
+    if flags & 16 != 0 { headers[.ifNoneMatch] = "\"1\"" }
     let query: [(name: String, value: String)] = flags & 32 != 0 ? [(name: "to", value: "root")] : []
-    let request = HTTPRequest(method: method, path: path, query: query, headers: headers, body: Array(bytes[3...]))
+    let request = Request(method: method, path: path, query: query, headers: headers, body: Array(bytes[3...]))
     let response = harness.respond(to: request)
-    precondition(documented.contains(response.status), "\(method) \(path) answered \(response.status)")
-    if case .bytes(let body) = response.body, response.headers["Content-Type"]?.contains("json") == true {
+    precondition(documented.contains(response.status.code), "\(method) \(path) answered \(response.status)")
+    if case .bytes(let body) = response.body, response.headers[.contentType]?.contains("json") == true {
         precondition((try? JSONParser.parse(body)) != nil, "\(method) \(path) answered JSON that does not parse")
     }
     return 0

@@ -8,6 +8,8 @@ public enum HTTPRefusal: Sendable, Equatable {
     case ambiguousFraming(reason: String)
     /// The server is stopping and did not finish this request within its grace period.
     case shuttingDown
+    /// The method or a header name is not an HTTP token.
+    case malformed(reason: String)
 }
 
 /// The application side of the server: turns each request into a response.
@@ -16,9 +18,9 @@ public protocol HTTPResponder: Sendable {
     /// runs inline until it first suspends; a responder that never suspends is answered on that
     /// thread, and one that does continues on Swift's concurrency threads while the connection
     /// waits. It must not block.
-    func respond(to request: HTTPRequest) async -> HTTPResponse
+    func respond(to request: Request) async -> Response
 
     /// Answers a request the server refused on its own; called synchronously on a server thread,
     /// so it must be quick and must not block.
-    func response(for refusal: HTTPRefusal) -> HTTPResponse
+    func response(for refusal: HTTPRefusal) -> Response
 }

@@ -1,6 +1,7 @@
 // The only file that talks to libmicrohttpd. C pointers never leave a callback's frame except the
 // connection handle, which is boxed for the single hop back from the responder's task.
 private import CMicroHTTPD
+import HTTPTypes
 import Synchronization
 
 #if canImport(Glibc)
@@ -181,10 +182,17 @@ extension HTTPServer {
     ) -> MHD_Result {
         guard let raw = requestState.pointee else {
             // First call: headers only. Copy everything out of C memory now.
-            let context = RequestContext(
-                method: method.map { String(cString: $0) } ?? "",
-                path: url.map { String(cString: $0) } ?? "/")
-            context.headers = HTTPHeaders(Self.values(of: connection, kind: .HEADER_KIND))
+            let methodText = method.map { String(cString: $0) } ?? ""
+            let parsedMethod = HTTPRequest.Method(methodText)
+            let context = RequestContext(method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/")
+            var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
+            for (name, value) in Self.values(of: connection, kind: .HEADER_KIND) {
+                if let fieldName = HTTPField.Name(name) {
+                    context.headers.append(HTTPField(name: fieldName, value: value))
+                } else {
+                    malformed = "the header name '\(name)' is not a token"
+                }
+            }
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
             context.peer = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -195,6 +203,10 @@ extension HTTPServer {
             if stopping.load(ordering: .acquiring) {
                 context.markAnswered()
                 return queue(responder.response(for: .shuttingDown), on: connection, context: context)
+            }
+            if let reason = malformed {
+                context.markAnswered()
+                return queue(responder.response(for: .malformed(reason: reason)), on: connection, context: context)
             }
             if let refusal = RequestFraming.refusal(for: context.headers, maxBodyBytes: configuration.maxBodyBytes) {
                 context.markAnswered()
@@ -259,7 +271,7 @@ extension HTTPServer {
         }
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+    private func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
         let created: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -285,13 +297,13 @@ extension HTTPServer {
             }
         }
         guard let created else { return .NO }
-        for (name, value) in response.headers {
-            _ = MHD_add_response_header(created, name, value)
+        for field in response.headers {
+            _ = MHD_add_response_header(created, field.name.rawName, field.value)
         }
-        if stopping.load(ordering: .relaxed), !response.headers.contains("Connection") {
+        if stopping.load(ordering: .relaxed), !response.headers.contains(.connection) {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
-        let result = MHD_queue_response(connection, UInt32(response.status), created)
+        let result = MHD_queue_response(connection, UInt32(response.status.code), created)
         MHD_destroy_response(created)
         return result
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// The server's state for one request, from its first header callback to its completion.
@@ -23,16 +24,16 @@ final class RequestContext: @unchecked Sendable {
         /// The responder is running and the connection is suspended.
         case suspended
         /// The answer is stored, not yet queued.
-        case ready(HTTPResponse)
+        case ready(Response)
         /// The answer has been queued.
         case delivered
     }
 
-    let method: String
+    let method: HTTPRequest.Method
     let path: String
     var peer = PeerAddress()
     var query: [(name: String, value: String)] = []
-    var headers = HTTPHeaders()
+    var headers = HTTPFields()
     var body: [UInt8] = []
     var bodyOverflow = false
     var phase = Phase.receiving
@@ -45,21 +46,21 @@ final class RequestContext: @unchecked Sendable {
     var connection: ConnectionBox?
     let handoff = Locked(Handoff.receiving)
 
-    init(method: String, path: String) {
+    init(method: HTTPRequest.Method, path: String) {
         self.method = method
         self.path = path
     }
 
     /// The request value handed to the responder.
-    func makeRequest() -> HTTPRequest {
-        HTTPRequest(
+    func makeRequest() -> Request {
+        Request(
             method: method, path: path, query: query, headers: headers, body: body, peer: peer)
     }
 
     /// Stores the response unless one was already stored, and returns whether it did. When the
     /// connection was suspended waiting for it, `resume` is called, under the same lock, so once
     /// anyone has seen the answer stored the connection has been resumed.
-    func offer(_ response: HTTPResponse, resume: () -> Void) -> Bool {
+    func offer(_ response: Response, resume: () -> Void) -> Bool {
         handoff.withLock { handoff in
             switch handoff {
             case .waiting:
@@ -78,7 +79,7 @@ final class RequestContext: @unchecked Sendable {
     /// Called by the access handler once the responder's task has run as far as it could inline:
     /// takes the answer if it is already there, otherwise suspends the connection (under the
     /// lock, so an answer arriving concurrently always finds it suspended and resumes it).
-    func takeResponseOrSuspend(_ suspend: () -> Void) -> HTTPResponse? {
+    func takeResponseOrSuspend(_ suspend: () -> Void) -> Response? {
         handoff.withLock { handoff in
             switch handoff {
             case .ready(let response):
@@ -95,7 +96,7 @@ final class RequestContext: @unchecked Sendable {
     }
 
     /// Takes the stored response after a resume.
-    func takeResponse() -> HTTPResponse? {
+    func takeResponse() -> Response? {
         handoff.withLock { handoff in
             guard case .ready(let response) = handoff else { return nil }
             handoff = .delivered
@@ -134,9 +135,9 @@ final class RequestContext: @unchecked Sendable {
 /// Checks the framing headers of a request before any of its body is read.
 enum RequestFraming {
     /// The refusal a request's headers call for, or nil when its framing is sound.
-    static func refusal(for headers: HTTPHeaders, maxBodyBytes: Int) -> HTTPRefusal? {
-        let lengths = headers.values(for: "Content-Length")
-        let encodings = headers.values(for: "Transfer-Encoding")
+    static func refusal(for headers: HTTPFields, maxBodyBytes: Int) -> HTTPRefusal? {
+        let lengths = headers[values: .contentLength]
+        let encodings = headers[values: .transferEncoding]
         if !lengths.isEmpty && !encodings.isEmpty {
             return .ambiguousFraming(reason: "Content-Length and Transfer-Encoding were both sent")
         }
@@ -148,7 +149,7 @@ enum RequestFraming {
         }
         if let encoding = encodings.first {
             let coding = encoding.trimmingASCIISpaces()
-            guard coding.caseInsensitiveEquals("chunked") else {
+            guard coding.lowercased() == "chunked" else {
                 return .ambiguousFraming(reason: "Transfer-Encoding '\(coding)' is not supported; only chunked is")
             }
             return .lengthRequired

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
@@ -6,7 +7,7 @@ import PagerSessions
 extension APIError {
     /// The API error for a pager refusal.
     init(pagerError error: PagerError) {
-        let (status, code): (Int, String) =
+        let (status, code): (HTTPResponse.Status, String) =
             switch error.kind {
             case .invalid: (400, "invalid_request")
             case .emptyPager: (409, "empty_pager")
@@ -33,7 +34,7 @@ extension APIError {
             self.init(
                 status: 503, code: "at_capacity",
                 detail: "The server holds its limit of \(limit) sessions; retry later.",
-                headers: [("Retry-After", "30")])
+                headers: [(.retryAfter, "30")])
         case .tooManySubscribers(let limit, let scope):
             let whose =
                 switch scope {
@@ -43,18 +44,18 @@ extension APIError {
                 }
             self.init(
                 status: 503, code: "at_capacity", detail: "\(whose) its limit of \(limit) event streams.",
-                headers: [("Retry-After", "5")])
+                headers: [(.retryAfter, "5")])
         case .memoryBudgetExceeded(let limit):
             self.init(
                 status: 503, code: "memory_budget_exceeded",
                 detail:
                     "The server holds its budget of \(limit) bytes of session data; nothing was changed. Retry later.",
-                headers: [("Retry-After", "30")])
+                headers: [(.retryAfter, "30")])
         case .versionMismatch(let current):
             self.init(
                 status: 412, code: "version_mismatch",
                 detail: "If-Match does not match the current version \(current); nothing was changed.",
-                headers: [("ETag", ETag.header(for: current))])
+                headers: [(.eTag, ETag.header(for: current))])
         case .pager(let pagerError):
             self.init(pagerError: pagerError)
         case .storageUnavailable:
@@ -62,7 +63,7 @@ extension APIError {
             self.init(
                 status: 503, code: "storage_unavailable",
                 detail: "The change could not be stored, so it was not made. Retry later.",
-                headers: [("Retry-After", "1")])
+                headers: [(.retryAfter, "1")])
         }
     }
 }

@@ -1,7 +1,9 @@
+public import HTTPTypes
+
 /// An error the API answers with an RFC 9457 problem document.
 public struct APIError: Error, Sendable, Equatable {
     /// The HTTP status.
-    public var status: Int
+    public var status: HTTPResponse.Status
     /// The stable machine-readable code, for example `session_not_found`.
     public var code: String
     /// A sentence for people about this occurrence.
@@ -9,10 +11,13 @@ public struct APIError: Error, Sendable, Equatable {
     /// The request field at fault, for example `pages[3].id`.
     public var field: String?
     /// Extra response headers, such as `Allow` or `Retry-After`.
-    public var headers: [(String, String)] = []
+    public var headers: [(HTTPField.Name, String)] = []
 
     /// Creates an error.
-    public init(status: Int, code: String, detail: String, field: String? = nil, headers: [(String, String)] = []) {
+    public init(
+        status: HTTPResponse.Status, code: String, detail: String, field: String? = nil,
+        headers: [(HTTPField.Name, String)] = []
+    ) {
         self.status = status
         self.code = code
         self.detail = detail
@@ -26,14 +31,14 @@ public struct APIError: Error, Sendable, Equatable {
 
     /// The problem's `title`: with `type` left as `about:blank`, RFC 9457 asks for the status phrase.
     public var title: String {
-        Self.reasonPhrases[status] ?? "Error"
+        Self.reasonPhrases[status.code] ?? "Error"
     }
 
     static let reasonPhrases: [Int: String] = [
         400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
         409: "Conflict", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
         415: "Unsupported Media Type", 422: "Unprocessable Content", 500: "Internal Server Error",
-        503: "Service Unavailable",
+        503: "Service Unavailable", 507: "Insufficient Storage",
     ]
 }
 

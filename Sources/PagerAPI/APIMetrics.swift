@@ -1,4 +1,5 @@
 import CoreMetrics
+import HTTPTypes
 import MicroHTTP
 import Prometheus
 

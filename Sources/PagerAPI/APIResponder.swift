@@ -1,3 +1,4 @@
+public import HTTPTypes
 import JSON
 public import MicroHTTP
 public import PagerSessions
@@ -72,27 +73,28 @@ public struct APIResponder: HTTPResponder {
         EventRoutes(engines: engines, heartbeat: heartbeat).register(in: &router)
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
-        router.add("GET", "/openapi.json") { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
+        router.add(.get, "/openapi.json") { _ in
+            Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document)
         }
         self.router = router
     }
 
     /// The route patterns served, with their methods.
-    public var routes: [(pattern: String, methods: [String])] { router.patterns }
+    public var routes: [(pattern: String, methods: [HTTPRequest.Method])] { router.patterns }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    public func respond(to request: Request) async -> Response {
         let started = ContinuousClock.now
         var (response, route) = await route(request)
         cors.decorate(&response, for: request)
         metrics.record(
-            route: route, method: request.method, status: response.status, duration: ContinuousClock.now - started)
+            route: route, method: request.method.rawValue, status: response.status.code,
+            duration: ContinuousClock.now - started)
         return response
     }
 
-    private func route(_ request: HTTPRequest) async -> (HTTPResponse, String) {
-        let method = request.method == "HEAD" ? "GET" : request.method
-        if method == "OPTIONS" {
+    private func route(_ request: Request) async -> (Response, String) {
+        let method = request.method == .head ? .get : request.method
+        if method == .options {
             return (cors.preflight(for: request, allowed: allowedMethods(for: request.path)), "OPTIONS")
         }
         switch router.match(method: method, path: request.path) {
@@ -113,36 +115,36 @@ public struct APIResponder: HTTPResponder {
             let allow = Self.allowHeader(allowed)
             let error = APIError(
                 status: 405, code: "method_not_allowed",
-                detail: "\(request.method) is not allowed on '\(request.path)'; allowed: \(allow).",
-                headers: [("Allow", allow)])
+                detail: "\(request.method.rawValue) is not allowed on '\(request.path)'; allowed: \(allow).",
+                headers: [(.allow, allow)])
             return (error.response, pattern)
         case .notFound:
             return (APIError.notFound(request.path).response, "unmatched")
         }
     }
 
-    public func response(for refusal: HTTPRefusal) -> HTTPResponse {
+    public func response(for refusal: HTTPRefusal) -> Response {
         refusal.apiError.response
     }
 
-    private func allowedMethods(for path: String) -> [String]? {
-        switch router.match(method: "", path: path) {
+    private func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
+        switch router.match(method: nil, path: path) {
         case .methodNotAllowed(let allowed, _): allowed
         default: nil
         }
     }
 
-    static func allowHeader(_ methods: [String]) -> String {
+    static func allowHeader(_ methods: [HTTPRequest.Method]) -> String {
         var all = methods
-        if all.contains("GET") { all.append("HEAD") }
-        all.append("OPTIONS")
-        return all.joined(separator: ", ")
+        if all.contains(.get) { all.append(.head) }
+        all.append(.options)
+        return all.map(\.rawValue).joined(separator: ", ")
     }
 
     /// 401 when a token is configured and the request does not carry it.
-    private func authorizationFailure(_ request: HTTPRequest) -> APIError? {
+    private func authorizationFailure(_ request: Request) -> APIError? {
         guard let token = options.authToken else { return nil }
-        let header = request.headers["Authorization"] ?? ""
+        let header = request.headers[.authorization] ?? ""
         let prefix = "bearer "
         let presented =
             header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""
@@ -153,7 +155,7 @@ public struct APIResponder: HTTPResponder {
                 ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
             headers: [
                 (
-                    "WWW-Authenticate",
+                    .wwwAuthenticate,
                     header.isEmpty ? #"Bearer realm="pagerd""# : #"Bearer realm="pagerd", error="invalid_token""#
                 )
             ])
@@ -162,32 +164,32 @@ public struct APIResponder: HTTPResponder {
     private static func addOperationalRoutes(
         to router: inout Router, readiness: Readiness, engines: PagerEngines, metrics: APIMetrics, options: APIOptions
     ) {
-        router.add("GET", "/healthz") { _ in
+        router.add(.get, "/healthz") { _ in
             jsonResponse(["status": "ok"])
         }
-        router.add("GET", "/readyz") { _ throws(APIError) in
+        router.add(.get, "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
                 throw APIError(
-                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [("Retry-After", "1")]
+                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [(.retryAfter, "1")]
                 )
             }
             return jsonResponse(["status": "ready"])
         }
-        router.add("GET", "/metrics") { _ in
+        router.add(.get, "/metrics") { _ in
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
                 sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers
             )
-            return HTTPResponse(
-                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: text)
+            return Response(
+                status: 200, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: text)
         }
     }
 }
 
 /// A 200 (or `status`) response with a JSON body.
-func jsonResponse(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(
-        status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: JSONWriter.encode(value))
+func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    Response(
+        status: status, headers: [.contentType: "application/json; charset=utf-8"], body: JSONWriter.encode(value))
 }
 
 /// Comparison whose time does not depend on where the inputs differ.

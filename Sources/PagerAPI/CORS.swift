@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// Cross-origin rules for web clients.
@@ -19,27 +20,27 @@ struct CORSPolicy: Sendable {
     /// Adds the CORS headers an actual (non-preflight) response needs. With a list of origins,
     /// every response says `Vary: Origin`, so that a cache never hands one origin's answer (with
     /// or without the allow header) to another.
-    func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {
-        if variesByOrigin { response.headers.add("Vary", "Origin") }
-        guard let origin = request.headers["Origin"], let allowed = allowOrigin(for: origin) else { return }
-        response.headers.set("Access-Control-Allow-Origin", allowed)
-        response.headers.set("Access-Control-Expose-Headers", Self.exposedHeaders)
+    func decorate(_ response: inout Response, for request: Request) {
+        if variesByOrigin { response.headers.add(.vary, "Origin") }
+        guard let origin = request.headers[.origin], let allowed = allowOrigin(for: origin) else { return }
+        response.headers.set(.accessControlAllowOrigin, allowed)
+        response.headers.set(.accessControlExposeHeaders, Self.exposedHeaders)
     }
 
     /// Answers an OPTIONS request: a preflight gets the methods the path allows and the headers
     /// clients send; an unknown path is 404.
-    func preflight(for request: HTTPRequest, allowed methods: [String]?) -> HTTPResponse {
+    func preflight(for request: Request, allowed methods: [HTTPRequest.Method]?) -> Response {
         guard let methods else { return APIError.notFound(request.path).response }
         let allow = APIResponder.allowHeader(methods)
-        var response = HTTPResponse(status: 204, headers: ["Allow": allow])
-        guard let origin = request.headers["Origin"], request.headers.contains("Access-Control-Request-Method") else {
+        var response = Response(status: 204, headers: [.allow: allow])
+        guard let origin = request.headers[.origin], request.headers.contains(.accessControlRequestMethod) else {
             return response
         }
         guard let allowedOrigin = allowOrigin(for: origin) else { return response }
-        response.headers.set("Access-Control-Allow-Origin", allowedOrigin)
-        response.headers.set("Access-Control-Allow-Methods", allow)
-        response.headers.set("Access-Control-Allow-Headers", Self.allowedHeaders)
-        response.headers.set("Access-Control-Max-Age", "600")
+        response.headers.set(.accessControlAllowOrigin, allowedOrigin)
+        response.headers.set(.accessControlAllowMethods, allow)
+        response.headers.set(.accessControlAllowHeaders, Self.allowedHeaders)
+        response.headers.set(.accessControlMaxAge, "600")
         return response
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
@@ -5,7 +6,7 @@ import PagerModel
 /// Request bodies of SPEC §3 turned into pager commands, with errors naming the field.
 extension SessionRoutes {
     /// `{"index": i}` or `{"page": "id"}`, with an optional `"path"`.
-    static func selectCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+    static func selectCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["index", "page", "path"])
         return try reader.read { reader throws(PagerError) in
             let path = try reader.choice("path", as: JumpPath.self) ?? .direct
@@ -21,7 +22,7 @@ extension SessionRoutes {
     }
 
     /// Exactly one of `progress`, `offset` or `windowOffset`.
-    static func scrollCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+    static func scrollCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["progress", "offset", "windowOffset"])
         return try reader.read { reader throws(PagerError) in
             let given = ["progress", "offset", "windowOffset"].filter { reader.has($0) }
@@ -37,7 +38,7 @@ extension SessionRoutes {
     }
 
     /// `{"phase": "begin", "to": i}` or `{"phase": "end", "completed": b}`.
-    static func transitionCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+    static func transitionCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["phase", "to", "completed"])
         return try reader.read { reader throws(PagerError) in
             switch try reader.requiredString("phase") {
@@ -66,7 +67,7 @@ extension SessionRoutes {
     }
 
     /// `{"page": {...}, "at"?: i}` or `{"from": "<catalog id>", "at"?: i}`.
-    static func insertCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+    static func insertCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["page", "from", "at"])
         return try reader.read { reader throws(PagerError) in
             let at = try reader.integer("at")
@@ -82,7 +83,7 @@ extension SessionRoutes {
     }
 
     /// `{"pages": [...]}`.
-    static func replaceCommand(_ request: HTTPRequest) throws(APIError) -> PagerCommand {
+    static func replaceCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["pages"])
         return try reader.read { reader throws(PagerError) in
             guard let values = try reader.array("pages") else {
@@ -97,7 +98,7 @@ extension SessionRoutes {
     }
 
     /// `{"title"?, "content"?, "tabWidth"? (null clears it), "moveTo"?}`.
-    static func updateCommand(_ request: HTTPRequest, pageID: String) throws(APIError) -> PagerCommand {
+    static func updateCommand(_ request: Request, pageID: String) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["title", "content", "tabWidth", "moveTo"])
         return try reader.read { reader throws(PagerError) in
             var update = PageUpdate()

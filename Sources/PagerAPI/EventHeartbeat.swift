@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// The heartbeat of every open event stream: one loop that writes a `: heartbeat` comment to

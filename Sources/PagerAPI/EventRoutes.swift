@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 import PagerModel
 import PagerSessions
@@ -20,9 +21,9 @@ struct EventRoutes {
 
     func register(in router: inout Router) {
         let engines = self.engines, heartbeat = self.heartbeat
-        router.add("GET", "/v1/sessions/{id}/events") { context throws(APIError) in
+        router.add(.get, "/v1/sessions/{id}/events") { context throws(APIError) in
             let id = try context.sessionID()
-            let lastEventID = context.request.headers["Last-Event-ID"] ?? context.request.queryValue("lastEventId")
+            let lastEventID = context.request.headers[.lastEventID] ?? context.request.queryValue("lastEventId")
             let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
             let subscription = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
@@ -42,11 +43,11 @@ struct EventRoutes {
                 writer.cancel()
                 engines.shard(for: id).immediately { engine in engine.unsubscribe(token, from: id) }
             }
-            return HTTPResponse(
+            return Response(
                 status: 200,
                 headers: [
-                    "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store",
-                    "X-Accel-Buffering": "no", "ETag": ETag.header(for: snapshot.version),
+                    .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                    .xAccelBuffering: "no", .eTag: ETag.header(for: snapshot.version),
                 ],
                 stream: stream)
         }

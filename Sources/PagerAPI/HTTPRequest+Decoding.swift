@@ -1,14 +1,15 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
 import PagerSessions
 
-extension HTTPRequest {
+extension Request {
     /// The JSON object body, or nil when there is no body. A body must be labelled
     /// `application/json` (or a `+json` type), parse, and be an object.
     func jsonObject() throws(APIError) -> JSONObject? {
         guard !body.isEmpty else { return nil }
-        let contentType = headers["Content-Type"] ?? ""
+        let contentType = headers[.contentType] ?? ""
         let mediaType = contentType.split(separator: ";").first.map { String($0).lowercased().trimmingSpaces() } ?? ""
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
         else {
@@ -49,7 +50,7 @@ extension HTTPRequest {
 
     /// The `If-Match` precondition, if the header was sent.
     var versionPrecondition: VersionPrecondition? {
-        guard let header = headers["If-Match"] else { return nil }
+        guard let header = headers[.ifMatch] else { return nil }
         return ETag.precondition(from: header)
     }
 }

@@ -1,9 +1,10 @@
+import HTTPTypes
 import JSON
 public import MicroHTTP
 
 extension APIError {
     /// The problem+json response for this error.
-    public var response: HTTPResponse {
+    public var response: Response {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.field("type")
@@ -11,7 +12,7 @@ extension APIError {
         writer.field("title")
         writer.string(title)
         writer.field("status")
-        writer.int(status)
+        writer.int(status.code)
         writer.field("detail")
         writer.string(detail)
         writer.field("code")
@@ -21,9 +22,9 @@ extension APIError {
             writer.string(field)
         }
         writer.endObject()
-        var headers: HTTPHeaders = ["Content-Type": "application/problem+json; charset=utf-8"]
+        var headers: HTTPFields = [.contentType: "application/problem+json; charset=utf-8"]
         for (name, value) in self.headers { headers.add(name, value) }
-        return HTTPResponse(status: status, headers: headers, body: writer.bytes)
+        return Response(status: status, headers: headers, body: writer.bytes)
     }
 }
 
@@ -39,10 +40,12 @@ extension HTTPRefusal {
                 detail: "A chunked request body is not accepted; send the body with a Content-Length.")
         case .ambiguousFraming(let reason):
             APIError(status: 400, code: "invalid_request", detail: "Ambiguous message framing: \(reason).")
+        case .malformed(let reason):
+            APIError(status: 400, code: "invalid_request", detail: "Malformed request: \(reason).")
         case .shuttingDown:
             APIError(
                 status: 503, code: "shutting_down", detail: "The server is stopping; retry shortly.",
-                headers: [("Retry-After", "1"), ("Connection", "close")])
+                headers: [(.retryAfter, "1"), (.connection, "close")])
         }
     }
 }

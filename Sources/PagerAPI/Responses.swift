@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 import PagerModel
 import PagerSessions
@@ -23,17 +24,19 @@ func durable(_ commit: Commit?) async throws(APIError) {
 }
 
 /// 200 (or `status`) with the state document and its ETag.
-func stateResponse(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, status: Int = 200) -> HTTPResponse {
+func stateResponse(
+    _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, status: HTTPResponse.Status = .ok
+) -> Response {
     jsonBytesResponse(StateDocument.encode(snapshot, outcome: outcome), version: snapshot.version, status: status)
 }
 
 /// A JSON response for a session resource at `version`.
-func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(
+func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: HTTPResponse.Status = .ok) -> Response {
+    Response(
         status: status,
         headers: [
-            "Content-Type": "application/json; charset=utf-8", "ETag": ETag.header(for: version),
-            "Cache-Control": "no-store",
+            .contentType: "application/json; charset=utf-8", .eTag: ETag.header(for: version),
+            .cacheControl: "no-store",
         ],
         body: bytes)
 }

@@ -1,10 +1,11 @@
+public import HTTPTypes
 public import MicroHTTP
 import PagerSessions
 
 /// The values a route handler receives: the request and the path parameters it matched.
 public struct RouteContext: Sendable {
     /// The request.
-    public var request: HTTPRequest
+    public var request: Request
     /// The path parameters by name, for example `id`.
     public var parameters: [String: String]
 
@@ -22,14 +23,14 @@ public struct RouteContext: Sendable {
 }
 
 /// A route's handler.
-public typealias RouteHandler = @Sendable (RouteContext) async throws(APIError) -> HTTPResponse
+public typealias RouteHandler = @Sendable (RouteContext) async throws(APIError) -> Response
 
 /// Maps a method and a path pattern such as `/v1/sessions/{id}` to a handler.
 public struct Router: Sendable {
     /// One registered route.
     public struct Route: Sendable {
-        /// The method, upper case.
-        public var method: String
+        /// The method.
+        public var method: HTTPRequest.Method
         /// The pattern, for example `/v1/sessions/{id}/next`.
         public var pattern: String
         let segments: [Segment]
@@ -49,7 +50,7 @@ public struct Router: Sendable {
     public init() {}
 
     /// Registers `handler` for `method` on `pattern`.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ handler: @escaping RouteHandler) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
@@ -65,16 +66,16 @@ public struct Router: Sendable {
         /// A route and its parameters.
         case found(Route, [String: String])
         /// The path exists but not for this method; the methods it allows.
-        case methodNotAllowed(allowed: [String], pattern: String)
+        case methodNotAllowed(allowed: [HTTPRequest.Method], pattern: String)
         /// No route has this path.
         case notFound
     }
 
     /// Finds the route for `method` and `path`.
-    public func match(method: String, path: String) -> Match {
+    public func match(method: HTTPRequest.Method?, path: String) -> Match {
         var path = path
         return path.withUTF8 { bytes in
-            var allowed: [String] = []
+            var allowed: [HTTPRequest.Method] = []
             var pattern = ""
             for index in routes.indices where Self.matches(routes[index].segments, bytes) {
                 if routes[index].method == method {
@@ -88,8 +89,8 @@ public struct Router: Sendable {
     }
 
     /// The patterns served, each with its methods, in registration order.
-    public var patterns: [(pattern: String, methods: [String])] {
-        var result: [(pattern: String, methods: [String])] = []
+    public var patterns: [(pattern: String, methods: [HTTPRequest.Method])] {
+        var result: [(pattern: String, methods: [HTTPRequest.Method])] = []
         for route in routes {
             if let index = result.firstIndex(where: { $0.pattern == route.pattern }) {
                 result[index].methods.append(route.method)

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
@@ -10,7 +11,7 @@ struct SessionRoutes {
     let templates: [String: Template]
 
     func register(in router: inout Router) {
-        router.add("POST", "/v1/sessions") { context throws(APIError) in
+        router.add(.post, "/v1/sessions") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition = try Template.definition(from: body, templates: templates)
@@ -20,63 +21,63 @@ struct SessionRoutes {
             }
             try await durable(created.commit)
             let snapshot = created.snapshot
-            var response = stateResponse(snapshot, status: 201)
-            response.headers.add("Location", "/v1/sessions/\(snapshot.id)")
+            var response = stateResponse(snapshot, status: .created)
+            response.headers.add(.location, "/v1/sessions/\(snapshot.id)")
             return response
         }
-        router.add("GET", "/v1/sessions/{id}") { context throws(APIError) in
+        router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
-            if let header = context.request.headers["If-None-Match"],
+            if let header = context.request.headers[.ifNoneMatch],
                 ETag.precondition(from: header).accepts(snapshot.version)
             {
-                return HTTPResponse(status: 304, headers: ["ETag": ETag.header(for: snapshot.version)])
+                return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
             }
             return stateResponse(snapshot)
         }
-        router.add("PATCH", "/v1/sessions/{id}") { context throws(APIError) in
+        router.add(.patch, "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
             try await durable(result.commit)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
-        router.add("DELETE", "/v1/sessions/{id}") { context throws(APIError) in
+        router.add(.delete, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let commit = try call(engines, session: id) { engine throws(EngineError) in
                 try engine.delete(id, precondition: precondition)
             }
             try await durable(commit)
-            return HTTPResponse(status: 204)
+            return Response(status: 204)
         }
-        addCommand("POST", "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
+        addCommand(.post, "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
             _ = try request.reader(allowing: [])
             return .next
         }
-        addCommand("POST", "/v1/sessions/{id}/previous", into: &router) { request throws(APIError) in
+        addCommand(.post, "/v1/sessions/{id}/previous", into: &router) { request throws(APIError) in
             _ = try request.reader(allowing: [])
             return .previous
         }
-        addCommand("POST", "/v1/sessions/{id}/select", into: &router, Self.selectCommand)
-        addCommand("POST", "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
-        addCommand("POST", "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
-        router.add("GET", "/v1/sessions/{id}/neighbors") { context throws(APIError) in
+        addCommand(.post, "/v1/sessions/{id}/select", into: &router, Self.selectCommand)
+        addCommand(.post, "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
+        addCommand(.post, "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
+        router.add(.get, "/v1/sessions/{id}/neighbors") { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
-        router.add("GET", "/v1/sessions/{id}/pages") { context throws(APIError) in
+        router.add(.get, "/v1/sessions/{id}/pages") { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
-        addCommand("POST", "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
-        addCommand("PUT", "/v1/sessions/{id}/pages", into: &router, Self.replaceCommand)
-        addPageCommand("PATCH", "/v1/sessions/{id}/pages/{pageId}", into: &router, Self.updateCommand)
-        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}", into: &router) { _, pageID throws(APIError) in
+        addCommand(.post, "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
+        addCommand(.put, "/v1/sessions/{id}/pages", into: &router, Self.replaceCommand)
+        addPageCommand(.patch, "/v1/sessions/{id}/pages/{pageId}", into: &router, Self.updateCommand)
+        addPageCommand(.delete, "/v1/sessions/{id}/pages/{pageId}", into: &router) { _, pageID throws(APIError) in
             .remove(pageID: pageID)
         }
-        addPageCommand("POST", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
+        addPageCommand(.post, "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
             request, pageID throws(APIError) in
             let reader = try request.reader(allowing: ["screen"])
             guard reader.has("screen") else { throw APIError.invalidRequest("'screen' is required.", field: "screen") }
@@ -85,7 +86,7 @@ struct SessionRoutes {
             }
             return .push(pageID: pageID, screen)
         }
-        addPageCommand("DELETE", "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
+        addPageCommand(.delete, "/v1/sessions/{id}/pages/{pageId}/stack", into: &router) {
             request, pageID throws(APIError) in
             switch request.queryValue("to") {
             case nil: return .pop(pageID: pageID, toRoot: false)
@@ -124,15 +125,15 @@ struct SessionRoutes {
     }
 
     private func addCommand(
-        _ method: String, _ pattern: String, into router: inout Router,
-        _ parse: @escaping @Sendable (HTTPRequest) throws(APIError) -> PagerCommand
+        _ method: HTTPRequest.Method, _ pattern: String, into router: inout Router,
+        _ parse: @escaping @Sendable (Request) throws(APIError) -> PagerCommand
     ) {
         addSessionCommand(method, pattern, into: &router) { context throws(APIError) in try parse(context.request) }
     }
 
     private func addPageCommand(
-        _ method: String, _ pattern: String, into router: inout Router,
-        _ parse: @escaping @Sendable (HTTPRequest, String) throws(APIError) -> PagerCommand
+        _ method: HTTPRequest.Method, _ pattern: String, into router: inout Router,
+        _ parse: @escaping @Sendable (Request, String) throws(APIError) -> PagerCommand
     ) {
         addSessionCommand(method, pattern, into: &router) { context throws(APIError) in
             try parse(context.request, try context.parameter("pageId"))
@@ -140,7 +141,7 @@ struct SessionRoutes {
     }
 
     private func addSessionCommand(
-        _ method: String, _ pattern: String, into router: inout Router,
+        _ method: HTTPRequest.Method, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (RouteContext) throws(APIError) -> PagerCommand
     ) {
         let engines = self.engines

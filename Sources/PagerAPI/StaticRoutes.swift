@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// A file of the demo web client, loaded into memory at start-up.
@@ -30,10 +31,10 @@ struct StaticRoutes {
 
     func register(in router: inout Router) {
         let files = self.files
-        router.add("GET", "/") { _ throws(APIError) in
+        router.add(.get, "/") { _ throws(APIError) in
             try Self.response(for: "index.html", in: files, path: "/")
         }
-        router.add("GET", "/demo/{file}") { context throws(APIError) in
+        router.add(.get, "/demo/{file}") { context throws(APIError) in
             let name = try context.parameter("file")
             guard name != "index.html" else { throw APIError.notFound(context.request.path) }
             return try Self.response(for: name, in: files, path: context.request.path)
@@ -42,13 +43,13 @@ struct StaticRoutes {
 
     private static func response(
         for name: String, in files: [String: WebFile], path: String
-    ) throws(APIError) -> HTTPResponse {
+    ) throws(APIError) -> Response {
         guard let file = files[name] else { throw APIError.notFound(path) }
-        return HTTPResponse(
+        return Response(
             status: 200,
             headers: [
-                "Content-Type": file.contentType, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
-                "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
+                .contentType: file.contentType, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff",
+                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:",
             ],
             body: file.bytes)
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 public import JSON
 public import PagerModel
 import PagerSessions

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
@@ -9,17 +10,17 @@ struct TemplateRoutes {
     func register(in router: inout Router) {
         let sorted = templates.values.sorted { $0.name < $1.name }
         let list = Self.list(sorted)
-        router.add("GET", "/v1/templates") { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: list)
+        router.add(.get, "/v1/templates") { _ in
+            Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: list)
         }
         let documents = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, Self.document($0)) })
-        router.add("GET", "/v1/templates/{name}") { context throws(APIError) in
+        router.add(.get, "/v1/templates/{name}") { context throws(APIError) in
             let name = try context.parameter("name")
             guard let document = documents[name] else {
                 throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
             }
-            return HTTPResponse(
-                status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: document)
+            return Response(
+                status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document)
         }
     }
 

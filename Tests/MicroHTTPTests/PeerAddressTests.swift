@@ -1,4 +1,6 @@
 import Glibc
+import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import MicroHTTP

@@ -1,3 +1,5 @@
+import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import MicroHTTP

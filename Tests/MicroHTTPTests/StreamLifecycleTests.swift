@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import Synchronization
 import TestSupport
@@ -15,25 +16,25 @@ private final class StreamKeeper: HTTPResponder {
 
     func release() { released.withLock { $0 = true } }
 
-    func respond(to request: HTTPRequest) async -> HTTPResponse {
+    func respond(to request: Request) async -> Response {
         switch request.path {
         case "/open":
             let stream = HTTPResponseStream()
             streams.withLock { $0.append(stream) }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], stream: stream)
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], stream: stream)
         case "/slow":
             slowArrived.withLock { $0 = true }
             for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-            return HTTPResponse(status: 200, body: Array("slow".utf8))
+            return Response(status: .ok, body: Array("slow".utf8))
         default:
-            return HTTPResponse(status: 200, body: Array("ok".utf8))
+            return Response(status: .ok, body: Array("ok".utf8))
         }
     }
 
-    func response(for refusal: HTTPRefusal) -> HTTPResponse {
+    func response(for refusal: HTTPRefusal) -> Response {
         refusal == .shuttingDown
-            ? HTTPResponse(status: 503, headers: ["Connection": "close"], body: Array("stopping".utf8))
-            : HTTPResponse(status: 400)
+            ? Response(status: .serviceUnavailable, headers: [.connection: "close"], body: Array("stopping".utf8))
+            : Response(status: .badRequest)
     }
 }
 

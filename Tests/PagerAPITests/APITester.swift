@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerAPI
@@ -45,28 +46,30 @@ struct APITester {
 
     struct Reply {
         var status: Int
-        var headers: HTTPHeaders
+        var headers: HTTPFields
         var body: [UInt8]
         /// The response as the responder returned it (a streamed body included).
-        var response: HTTPResponse
+        var response: Response
         var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
         subscript(key: String) -> JSONValue? { json[key] }
         var code: String? { json["code"]?.stringValue }
         var field: String? { json["field"]?.stringValue }
     }
 
+    /// Sends a request written as a client writes it: method and field names as text.
     func send(
         _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
         contentType: String? = "application/json", query: [(String, String)] = []
     ) async -> Reply {
-        var requestHeaders = HTTPHeaders()
-        if json != nil, let contentType { requestHeaders.add("Content-Type", contentType) }
-        for (name, value) in headers { requestHeaders.add(name, value) }
-        let request = HTTPRequest(
-            method: method, path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: requestHeaders,
-            body: json.map { Array($0.utf8) } ?? [])
+        var requestHeaders = HTTPFields()
+        if json != nil, let contentType { requestHeaders[.contentType] = contentType }
+        for (name, value) in headers { requestHeaders.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        let request = Request(
+            method: HTTPRequest.Method(method)!, path: path, query: query.map { (name: $0.0, value: $0.1) },
+            headers: requestHeaders, body: json.map { Array($0.utf8) } ?? [])
         let response = await responder.respond(to: request)
-        return Reply(status: response.status, headers: response.headers, body: response.bodyBytes, response: response)
+        return Reply(
+            status: response.status.code, headers: response.headers, body: response.bodyBytes, response: response)
     }
 
     /// Creates a session and returns its id.

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import PagerModel
 import PagerSessions

@@ -1,3 +1,4 @@
+import HTTPTypes
 import PagerModel
 import PagerSessions
 import TestSupport

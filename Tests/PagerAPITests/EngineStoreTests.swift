@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PagerModel
 import PagerSessions
 import TestSupport

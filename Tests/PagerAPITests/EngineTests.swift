@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import JSON
 import PagerModel
 import PagerSessions
+import TestSupport
 import Testing
 
 @Suite("PagerEngine: ids, change feed, concurrency")

@@ -1,7 +1,9 @@
+import HTTPTypes
 import JSON
 import PagerAPI
 import PagerModel
 import PagerSessions
+import TestSupport
 import Testing
 
 @testable import MicroHTTP

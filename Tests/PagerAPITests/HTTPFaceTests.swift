@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import JSON
 import PagerAPI
 import PagerSessions
+import TestSupport
 import Testing
 
 @testable import MicroHTTP
@@ -110,7 +112,7 @@ struct HTTPFaceTests {
             documented[path] = Set((item.objectValue?.keys ?? []).map { $0.uppercased() })
         }
         var served: [String: Set<String>] = [:]
-        for (pattern, methods) in api.responder.routes { served[pattern] = Set(methods) }
+        for (pattern, methods) in api.responder.routes { served[pattern] = Set(methods.map(\.rawValue)) }
         #expect(documented == served)
     }
 

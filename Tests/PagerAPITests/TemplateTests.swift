@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
 import JSON
 import PagerAPI
 import PagerModel
+import TestSupport
 import Testing
 
 @Suite("Templates as data (SPEC §2.10)")

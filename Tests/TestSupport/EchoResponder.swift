@@ -1,3 +1,4 @@
+import HTTPTypes
 public import MicroHTTP
 
 /// A responder for server tests: echoes the request back and answers refusals with their kind.
@@ -12,7 +13,7 @@ public struct EchoResponder: HTTPResponder {
         self.streams = streams
     }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    public func respond(to request: Request) async -> Response {
         if delay > .zero { try? await Task.sleep(for: delay) }
         if streams, request.path == "/stream" {
             let stream = HTTPResponseStream()
@@ -24,27 +25,30 @@ public struct EchoResponder: HTTPResponder {
                 }
                 if request.queryValue("open") == nil { stream.finish() }
             }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], stream: stream)
+            return Response(status: .ok, headers: [.contentType: "text/plain"], stream: stream)
         }
-        var headers: HTTPHeaders = [
-            "X-Method": request.method,
-            "X-Path": request.path,
-            "X-Body-Length": String(request.body.count),
-            "X-Remote": request.remoteAddress,
-        ]
-        headers.add("X-Query", request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
-        for (name, value) in request.headers where name.lowercased().hasPrefix("x-echo") {
-            headers.add("X-Echoed", "\(name): \(value)")
+        var headers = HTTPFields()
+        func add(_ name: String, _ value: String) {
+            headers.append(HTTPField(name: HTTPField.Name(name)!, value: value))
         }
-        return HTTPResponse(status: 200, headers: headers, body: request.body)
+        add("X-Method", request.method.rawValue)
+        add("X-Path", request.path)
+        add("X-Body-Length", String(request.body.count))
+        add("X-Remote", request.remoteAddress)
+        add("X-Query", request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        for field in request.headers where field.name.canonicalName.hasPrefix("x-echo") {
+            add("X-Echoed", "\(field.name.rawName): \(field.value)")
+        }
+        return Response(status: .ok, headers: headers, body: request.body)
     }
 
-    public func response(for refusal: HTTPRefusal) -> HTTPResponse {
+    public func response(for refusal: HTTPRefusal) -> Response {
         switch refusal {
-        case .bodyTooLarge(let limit): HTTPResponse(status: 413, body: Array("too large \(limit)".utf8))
-        case .lengthRequired: HTTPResponse(status: 411, body: Array("length required".utf8))
-        case .ambiguousFraming(let reason): HTTPResponse(status: 400, body: Array(reason.utf8))
-        case .shuttingDown: HTTPResponse(status: 503, body: Array("stopping".utf8))
+        case .bodyTooLarge(let limit): Response(status: .contentTooLarge, body: Array("too large \(limit)".utf8))
+        case .lengthRequired: Response(status: .lengthRequired, body: Array("length required".utf8))
+        case .ambiguousFraming(let reason), .malformed(let reason):
+            Response(status: .badRequest, body: Array(reason.utf8))
+        case .shuttingDown: Response(status: .serviceUnavailable, body: Array("stopping".utf8))
         }
     }
 }

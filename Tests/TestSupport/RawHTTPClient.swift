@@ -1,5 +1,5 @@
 import Foundation
-public import MicroHTTP
+public import HTTPTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +8,7 @@ public import MicroHTTP
 /// A response read off a socket by `RawHTTPConnection`.
 public struct RawHTTPResponse: Sendable {
     public var status: Int
-    public var headers: HTTPHeaders
+    public var headers: HTTPFields
     public var body: [UInt8]
 
     /// The body as UTF-8 text.
@@ -99,11 +99,14 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw RawHTTPError.malformed(head) }
-        var headers = HTTPHeaders()
+        var headers = HTTPFields()
         for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError.malformed(line) }
-            headers.add(
-                String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            guard let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])) else {
+                throw RawHTTPError.malformed(line)
+            }
+            headers.append(
+                HTTPField(
+                    name: name, value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
         var body: [UInt8] = []
         if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) {
@@ -127,17 +130,18 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     }
 
     /// Reads the head of a chunked response and returns its headers, leaving the body unread.
-    public func readHeadOnly() throws -> (status: Int, headers: HTTPHeaders) {
+    public func readHeadOnly() throws -> (status: Int, headers: HTTPFields) {
         let head = try readHead()
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw RawHTTPError.malformed(head) }
-        var headers = HTTPHeaders()
+        var headers = HTTPFields()
         for line in lines where !line.isEmpty {
-            if let colon = line.firstIndex(of: ":") {
-                headers.add(
-                    String(line[..<colon]),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            if let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])) {
+                headers.append(
+                    HTTPField(
+                        name: name,
+                        value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
             }
         }
         return (status, headers)
@@ -215,5 +219,14 @@ public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
         }
         thread.stackSize = 1 << 20
         thread.start()
+    }
+}
+
+extension HTTPFields {
+    /// The value of the field named `name` as text (all its values joined by commas), for tests
+    /// that name fields the way a client writes them.
+    public subscript(_ name: String) -> String? {
+        guard let fieldName = HTTPField.Name(name) else { return nil }
+        return self[fieldName]
     }
 }

@@ -107,3 +107,17 @@ def test_bad_setting_exits_two_naming_it(tmp_path):
     )
     assert result.returncode == 2
     assert "port" in result.stderr and "PAGERD_PORT" in result.stderr
+
+
+def test_a_method_or_header_name_that_is_not_a_token_is_a_400_problem(pagerd):
+    for request, detail in [
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad@Name: 1\r\n\r\n", b"the header name 'Bad@Name' is not a token"),
+        (b"G(T /healthz HTTP/1.1\r\nHost: x\r\n\r\n", b"the method 'G(T' is not a token"),
+    ]:
+        answer = raw(pagerd.port, request)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+        assert b"Content-Type: application/problem+json" in answer
+        assert b'"code":"invalid_request"' in answer and detail in answer
+    # A well-formed method the API does not know is a 405 with the methods the path has.
+    answer = raw(pagerd.port, b"BREW /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 405 ") and b"Allow: GET, HEAD, OPTIONS" in answer

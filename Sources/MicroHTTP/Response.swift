@@ -1,5 +1,8 @@
-/// What a responder answers: a status, header fields and a body.
-public struct HTTPResponse: Sendable {
+public import HTTPTypes
+
+/// What a responder answers: a status, header fields and a body. Status and header fields are
+/// swift-http-types values.
+public struct Response: Sendable {
     /// How the body is delivered.
     public enum Body: Sendable {
         /// A complete body, sent with a Content-Length.
@@ -8,22 +11,22 @@ public struct HTTPResponse: Sendable {
         case stream(HTTPResponseStream)
     }
 
-    /// The status code, for example 200.
-    public var status: Int
+    /// The status, for example `.ok`; only its code is sent (libmicrohttpd writes the phrase).
+    public var status: HTTPResponse.Status
     /// The header fields; Content-Length and Date are added by the server.
-    public var headers: HTTPHeaders
+    public var headers: HTTPFields
     /// The body.
     public var body: Body
 
     /// Creates a response with a complete body.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = .bytes(body)
     }
 
     /// Creates a response whose body is written through `stream`.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), stream: HTTPResponseStream) {
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], stream: HTTPResponseStream) {
         self.status = status
         self.headers = headers
         self.body = .stream(stream)
@@ -36,7 +39,7 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-extension HTTPResponse {
+extension Response {
     /// Releases a response that will never be sent: a streamed body is closed, so its writer
     /// and close handlers see the end.
     func discard() {
