@@ -22,6 +22,8 @@ def nullable(schema):
 NUMBER = {"type": "number"}
 INTEGER = {"type": "integer"}
 INDEX = {"type": "integer", "minimum": 0, "maximum": 9007199254740991}
+ANIMATION = {"enum": ["stepped", "direct", "capped"]}
+THEN = {"enum": ["stay", "select"], "description": "select: the inserted page becomes current."}
 LENGTH = {"type": "number", "exclusiveMinimum": 0, "maximum": 1e9}
 SPACING = {"type": "number", "minimum": 0, "maximum": 1e9}
 STRING = {"type": "string"}
@@ -53,7 +55,7 @@ SCHEMAS = {
                     "duplicate_page_id", "length_required", "version_mismatch", "body_too_large",
                     "unsupported_media_type", "index_out_of_range", "not_a_neighbor", "limit_exceeded",
                     "at_capacity", "not_ready", "shutting_down", "session_budget_exceeded", "memory_budget_exceeded",
-                    "storage_unavailable",
+                    "storage_unavailable", "swipe_locked",
                 ],
             },
             "field": {"type": "string", "description": "The request field at fault, e.g. pages[3].id."},
@@ -109,14 +111,18 @@ SCHEMAS = {
         ["from", "to", "progress", "direction"],
     ),
     "Keyframe": obj(
-        {"index": INTEGER, "pageOffset": NUMBER, "indicator": nullable(ref("Indicator")), "tabBarOffset": NUMBER},
-        ["index", "pageOffset", "indicator", "tabBarOffset"],
+        {"index": INTEGER, "pageOffset": NUMBER, "indicator": nullable(ref("Indicator")), "tabBarOffset": NUMBER,
+         "jump": {"type": "boolean", "description": "True only on the first keyframe of a capped jump: reach it without animation."}},
+        ["index", "pageOffset", "indicator", "tabBarOffset", "jump"],
     ),
     "State": obj(
         {
             "id": STRING,
             "version": {"type": "integer", "minimum": 1},
             "mode": {"enum": ["bounded", "loop"]},
+            "layoutDirection": {"enum": ["ltr", "rtl"]},
+            "orientation": {"enum": ["horizontal", "vertical"]},
+            "swipe": {"enum": ["both", "forward", "reverse", "none"]},
             "pageCount": INTEGER,
             "index": nullable(INTEGER),
             "empty": BOOLEAN,
@@ -128,7 +134,7 @@ SCHEMAS = {
             "preload": {"type": "array", "items": ref("PreloadedPage")},
             "trailingAction": nullable(ref("Action")),
             "emptyState": nullable(ref("EmptyState")),
-            "viewport": obj({"width": NUMBER}, ["width"]),
+            "viewport": obj({"width": NUMBER, "height": NUMBER}, ["width", "height"]),
             "pageOffset": NUMBER,
             "tabs": {"type": "array", "items": ref("Tab")},
             "indicator": nullable(ref("Indicator")),
@@ -137,10 +143,13 @@ SCHEMAS = {
             "moved": {"type": "boolean", "description": "next, previous, select, and transition end: whether the index changed."},
             "edge": {"enum": ["start", "end"], "description": "The end of a bounded pager a move or scroll met."},
             "direction": {"enum": ["forward", "reverse"], "description": "select: which way the jump went."},
-            "keyframes": {"type": "array", "items": ref("Keyframe"), "description": "select: one per step."},
+            "keyframes": {"type": "array", "items": ref("Keyframe"),
+                          "description": "select: one per step kept by `animation` (all, the target, or at most the last four)."},
+            "blocked": {"enum": ["forward", "reverse"],
+                        "description": "scroll: the way the progress pointed, which `swipe` locks; nothing changed."},
         },
         [
-            "id", "version", "mode", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
+            "id", "version", "mode", "layoutDirection", "orientation", "swipe", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
             "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "tabs",
             "indicator", "tabBar", "transition",
         ],
@@ -148,7 +157,10 @@ SCHEMAS = {
     "Settings": obj(
         {
             "mode": {"enum": ["bounded", "loop"]},
-            "viewport": nullable(obj({"width": LENGTH})),
+            "viewport": nullable(obj({"width": LENGTH, "height": LENGTH})),
+            "layoutDirection": {"enum": ["ltr", "rtl"], "description": "rtl mirrors the tab bar and horizontal page offsets; the logical model is unchanged."},
+            "orientation": {"enum": ["horizontal", "vertical"], "description": "vertical: pages move by viewport.height."},
+            "swipe": {"enum": ["both", "forward", "reverse", "none"], "description": "The ways a user may swipe; commands are never locked."},
             "tabBar": nullable(
                 obj(
                     {
@@ -226,7 +238,7 @@ RESPONSES = {
     },
     "NotFound": problem_response("session_not_found, page_not_found, template_not_found or not_found."),
     "MethodNotAllowed": {**problem_response("method_not_allowed."), "headers": ALLOW},
-    "Conflict": problem_response("empty_pager, stack_root or duplicate_page_id."),
+    "Conflict": problem_response("empty_pager, stack_root, duplicate_page_id or swipe_locked (a transition begun toward a way `swipe` locks)."),
     "LengthRequired": problem_response("length_required: a chunked body; send a Content-Length."),
     "PreconditionFailed": {**problem_response("version_mismatch: If-Match did not match; nothing changed."), "headers": ETAG},
     "TooLarge": problem_response("body_too_large."),
@@ -354,7 +366,7 @@ PATHS = {
             "responses": {"200": r("State"), "304": {"description": "Not modified.", "headers": ETAG}, **errors(401, 404)},
         },
         "patch": command(
-            "Change settings (merge patch: viewport, mode, tabBar, preload, trailingAction, emptyState)",
+            "Change settings (merge patch: viewport, mode, layoutDirection, orientation, swipe, tabBar, preload, trailingAction, emptyState)",
             ref("Settings"), extra_errors=(409,), body_required=False,
         ),
         "delete": {
@@ -368,8 +380,8 @@ PATHS = {
     "/v1/sessions/{id}/select": {"post": command(
         "Jump to a page, with keyframes",
         {"oneOf": [
-            obj({"index": INDEX, "path": {"enum": ["direct", "shortest"]}}, ["index"]),
-            obj({"page": ID, "path": {"enum": ["direct", "shortest"]}}, ["page"]),
+            obj({"index": INDEX, "path": {"enum": ["direct", "shortest"]}, "animation": ANIMATION}, ["index"]),
+            obj({"page": ID, "path": {"enum": ["direct", "shortest"]}, "animation": ANIMATION}, ["page"]),
         ]},
     )},
     "/v1/sessions/{id}/scroll": {"post": command(
@@ -403,7 +415,8 @@ PATHS = {
         },
         "post": command(
             "Insert a page (or one from the template's catalog by id)",
-            {"oneOf": [obj({"page": ref("PageInput"), "at": INDEX}, ["page"]), obj({"from": ID, "at": INDEX}, ["from"])]},
+            {"oneOf": [obj({"page": ref("PageInput"), "at": INDEX, "then": THEN}, ["page"]),
+                       obj({"from": ID, "at": INDEX, "then": THEN}, ["from"])]},
         ),
         "put": command("Replace all pages", obj({"pages": {"type": "array", "items": ref("PageInput")}}, ["pages"])),
     },

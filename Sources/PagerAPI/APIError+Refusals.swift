@@ -18,6 +18,7 @@ extension APIError {
             case .stackRoot: (409, "stack_root")
             case .limitExceeded: (422, "limit_exceeded")
             case .budgetExceeded: (507, "session_budget_exceeded")
+            case .swipeLocked: (409, "swipe_locked")
             }
         self.init(status: status, code: code, detail: error.detail, field: error.field)
     }

@@ -5,14 +5,15 @@ import PagerModel
 
 /// Request bodies of SPEC §3 turned into pager commands, with errors naming the field.
 extension SessionRoutes {
-    /// `{"index": i}` or `{"page": "id"}`, with an optional `"path"`.
+    /// `{"index": i}` or `{"page": "id"}`, with an optional `"path"` and `"animation"`.
     static func selectCommand(_ request: Request) throws(APIError) -> PagerCommand {
-        let reader = try request.reader(allowing: ["index", "page", "path"])
+        let reader = try request.reader(allowing: ["index", "page", "path", "animation"])
         return try reader.read { reader throws(PagerError) in
             let path = try reader.choice("path", as: JumpPath.self) ?? .direct
+            let animation = try reader.choice("animation", as: JumpAnimation.self) ?? .stepped
             switch (try reader.integer("index"), try reader.string("page")) {
-            case (let index?, nil): return .select(.index(index), path: path)
-            case (nil, let page?): return .select(.id(page), path: path)
+            case (let index?, nil): return .select(.index(index), path: path, animation: animation)
+            case (nil, let page?): return .select(.id(page), path: path, animation: animation)
             case (.some, .some):
                 throw PagerError(kind: .invalid, field: "page", detail: "Send either 'index' or 'page', not both.")
             case (nil, nil):
@@ -66,14 +67,17 @@ extension SessionRoutes {
         }
     }
 
-    /// `{"page": {...}, "at"?: i}` or `{"from": "<catalog id>", "at"?: i}`.
+    /// `{"page": {...}, "at"?: i}` or `{"from": "<catalog id>", "at"?: i}`, with an optional
+    /// `"then"`.
     static func insertCommand(_ request: Request) throws(APIError) -> PagerCommand {
-        let reader = try request.reader(allowing: ["page", "from", "at"])
+        let reader = try request.reader(allowing: ["page", "from", "at", "then"])
         return try reader.read { reader throws(PagerError) in
             let at = try reader.integer("at")
+            let then = try reader.choice("then", as: AfterInsert.self) ?? .stay
             switch (reader.has("page"), try reader.string("from")) {
-            case (true, nil): return .insert(try Page(json: reader.object["page"] ?? .null, field: "page"), at: at)
-            case (false, let id?): return .insertFromCatalog(id: id, at: at)
+            case (true, nil):
+                return .insert(try Page(json: reader.object["page"] ?? .null, field: "page"), at: at, then: then)
+            case (false, let id?): return .insertFromCatalog(id: id, at: at, then: then)
             case (true, .some):
                 throw PagerError(kind: .invalid, field: "from", detail: "Send either 'page' or 'from', not both.")
             case (false, nil):

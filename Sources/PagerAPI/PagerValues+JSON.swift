@@ -8,6 +8,7 @@ extension PagerDefinition {
     /// The members a definition may have, besides those the caller allows (such as `template`).
     public static let members: Set<String> = [
         "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
+        "layoutDirection", "orientation", "swipe",
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
@@ -82,7 +83,10 @@ extension PagerAction {
 
 extension PagerSettings {
     /// The settings members of a definition or a PATCH body; absent members take the defaults.
-    public static let members: Set<String> = ["mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState"]
+    public static let members: Set<String> = [
+        "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState", "layoutDirection", "orientation",
+        "swipe",
+    ]
 
     /// Decodes the settings members of `object` (other members are the caller's to check).
     public init(json object: JSONObject) throws(PagerError) {
@@ -90,9 +94,15 @@ extension PagerSettings {
         self.init()
         if let mode = try reader.choice("mode", as: PagerMode.self) { self.mode = mode }
         if let viewport = try reader.object("viewport") {
-            try viewport.allowOnly(["width"])
+            try viewport.allowOnly(["width", "height"])
             if let width = try viewport.number("width") { viewportWidth = width }
+            if let height = try viewport.number("height") { viewportHeight = height }
         }
+        if let direction = try reader.choice("layoutDirection", as: LayoutDirection.self) {
+            layoutDirection = direction
+        }
+        if let orientation = try reader.choice("orientation", as: Orientation.self) { self.orientation = orientation }
+        if let swipe = try reader.choice("swipe", as: SwipeLock.self) { self.swipe = swipe }
         if let bar = try reader.object("tabBar") {
             try bar.allowOnly(["layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator"])
             if let layout = try bar.choice("layout", as: TabLayout.self) { tabBar.layout = layout }
@@ -121,7 +131,10 @@ extension PagerSettings {
     public var json: JSONObject {
         var object: JSONObject = [
             "mode": .string(mode.rawValue),
-            "viewport": ["width": .number(viewportWidth)],
+            "viewport": ["width": .number(viewportWidth), "height": .number(viewportHeight)],
+            "layoutDirection": .string(layoutDirection.rawValue),
+            "orientation": .string(orientation.rawValue),
+            "swipe": .string(swipe.rawValue),
             "tabBar": [
                 "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
                 "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),

@@ -13,6 +13,9 @@ public enum StateDocument {
         w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)
         w.field("mode"); w.string(pager.settings.mode.rawValue)
+        w.field("layoutDirection"); w.string(pager.settings.layoutDirection.rawValue)
+        w.field("orientation"); w.string(pager.settings.orientation.rawValue)
+        w.field("swipe"); w.string(pager.settings.swipe.rawValue)
         w.field("pageCount"); w.int(pager.count)
         w.field("index"); optionalInt(pager.index, &w)
         w.field("empty"); w.bool(pager.isEmpty)
@@ -44,7 +47,11 @@ public enum StateDocument {
         } else {
             w.null()
         }
-        w.field("viewport"); w.beginObject(); w.field("width"); w.number(pager.settings.viewportWidth); w.endObject()
+        w.field("viewport")
+        w.beginObject()
+        w.field("width"); w.number(pager.settings.viewportWidth)
+        w.field("height"); w.number(pager.settings.viewportHeight)
+        w.endObject()
         w.field("pageOffset"); w.number(pager.pageOffset)
         w.field("tabs")
         w.beginArray()
@@ -82,6 +89,7 @@ public enum StateDocument {
             if let moved = outcome.moved { w.field("moved"); w.bool(moved) }
             if let edge = outcome.edge { w.field("edge"); w.string(edge.rawValue) }
             if let direction = outcome.direction { w.field("direction"); w.string(direction.rawValue) }
+            if let blocked = outcome.blocked { w.field("blocked"); w.string(blocked.rawValue) }
             if let keyframes = outcome.keyframes {
                 w.field("keyframes")
                 w.beginArray()
@@ -91,6 +99,7 @@ public enum StateDocument {
                     w.field("pageOffset"); w.number(frame.pageOffset)
                     w.field("indicator"); indicator(frame.indicator, &w)
                     w.field("tabBarOffset"); w.number(frame.tabBarOffset)
+                    w.field("jump"); w.bool(frame.jump)
                     w.endObject()
                 }
                 w.endArray()

@@ -9,14 +9,15 @@ extension Pager {
         switch command {
         case .next: try next.move(.forward, report: &report)
         case .previous: try next.move(.reverse, report: &report)
-        case .select(let target, let path): try next.select(target, path: path, report: &report)
+        case .select(let target, let path, let animation):
+            try next.select(target, path: path, animation: animation, report: &report)
         case .scroll(let input): try next.scroll(input, report: &report)
         case .beginTransition(let target): try next.beginTransition(to: target, report: &report)
         case .endTransition(let completed): next.endTransition(completed: completed, report: &report)
-        case .insert(let page, let position):
-            try next.insert(page, at: position, field: "page", limits: limits, report: &report)
-        case .insertFromCatalog(let id, let position):
-            try next.insertFromCatalog(id: id, at: position, limits: limits, report: &report)
+        case .insert(let page, let position, let then):
+            try next.insert(page, at: position, then: then, field: "page", limits: limits, report: &report)
+        case .insertFromCatalog(let id, let position, let then):
+            try next.insertFromCatalog(id: id, at: position, then: then, limits: limits, report: &report)
         case .remove(let id): try next.remove(pageID: id, report: &report)
         case .update(let id, let update): try next.update(pageID: id, update, limits: limits, report: &report)
         case .replacePages(let pages): try next.replacePages(pages, limits: limits, report: &report)
@@ -28,7 +29,7 @@ extension Pager {
         next.version = version + (report.changed ? 1 : 0)
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
-            direction: report.direction, changed: report.changed)
+            direction: report.direction, changed: report.changed, blocked: report.blocked)
     }
 
     /// What a command reports besides the new state. Each command says itself whether it changed
@@ -39,5 +40,6 @@ extension Pager {
         var keyframes: [Keyframe]?
         var direction: Direction?
         var changed = false
+        var blocked: Direction?
     }
 }

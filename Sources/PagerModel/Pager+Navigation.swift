@@ -49,7 +49,9 @@ extension Pager {
         }
     }
 
-    mutating func select(_ reference: PageReference, path: JumpPath, report: inout Report) throws(PagerError) {
+    mutating func select(
+        _ reference: PageReference, path: JumpPath, animation: JumpAnimation = .stepped, report: inout Report
+    ) throws(PagerError) {
         let current = try currentIndex()
         let target: Int
         switch reference {
@@ -78,15 +80,24 @@ extension Pager {
             direction = forwardSteps <= count - forwardSteps ? .forward : .reverse
             wraps = true
         }
-        var keyframes: [Keyframe] = []
+        // The pages along the path, s_1 … s_k (only indexes: keyframes are made for the ones kept).
+        var steps: [Int] = []
         var position = current
         while position != target {
             position =
                 wraps
                 ? (position + (direction == .forward ? 1 : -1) + count) % count
                 : position + (direction == .forward ? 1 : -1)
-            keyframes.append(keyframe(at: position))
+            steps.append(position)
         }
+        let kept: ArraySlice<Int>
+        switch animation {
+        case .stepped: kept = steps[...]
+        case .direct: kept = steps.suffix(1)
+        case .capped: kept = steps.suffix(4)
+        }
+        var keyframes = kept.map(keyframe(at:))
+        if animation == .capped, steps.count > 3 { keyframes[0].jump = true }
         index = target
         report.moved = true
         report.keyframes = keyframes
@@ -98,16 +109,22 @@ extension Pager {
 
     mutating func scroll(_ input: ScrollInput, report: inout Report) throws(PagerError) {
         let current = try currentIndex()
-        let W = settings.viewportWidth
         let raw: Double
         let field: String
         switch input {
         case .progress(let p): raw = p; field = "progress"
-        case .offset(let offset): raw = offset / W - Double(current); field = "offset"
-        case .windowOffset(let offset): raw = (offset - W) / W; field = "windowOffset"
+        case .offset(let offset): raw = progress(fromOffset: offset, current: current); field = "offset"
+        case .windowOffset(let offset): raw = progress(fromWindowOffset: offset); field = "windowOffset"
         }
         // An offset far beyond the viewport can overflow the ratio; it still has a direction.
         guard !raw.isNaN else { throw .invalid(field: field, "Must be a finite number.") }
+        if raw != 0 {
+            let way: Direction = raw > 0 ? .forward : .reverse
+            guard settings.swipe.allows(way) else {
+                report.blocked = way
+                return
+            }
+        }
         let p = min(max(raw, -1), 1)
         if p == 0 {
             if let inFlight = transition, inFlight.progress != 0 {
@@ -134,7 +151,6 @@ extension Pager {
         guard pages.indices.contains(target) else {
             throw .indexOutOfRange(field: "to", target, "0...\(pages.count - 1)")
         }
-        if let transition, transition.to == target { return }
         let direction: Direction
         if neighbor(of: current, .forward) == target {
             direction = .forward
@@ -145,6 +161,12 @@ extension Pager {
                 kind: .notANeighbor, field: "to",
                 detail: "Page \(target) is not a neighbour of the current page \(current).")
         }
+        guard settings.swipe.allows(direction) else {
+            throw PagerError(
+                kind: .swipeLocked, field: "to",
+                detail: "Swiping \(direction.rawValue) is locked ('swipe' is '\(settings.swipe.rawValue)').")
+        }
+        if let transition, transition.to == target { return }
         transition = Transition(from: current, to: target, progress: 0, direction: direction)
         report.changed = true
     }

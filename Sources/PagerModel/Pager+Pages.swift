@@ -19,7 +19,8 @@ extension Pager {
     }
 
     mutating func insert(
-        _ page: Page, at position: Int?, field: String, limits: PagerLimits, report: inout Report
+        _ page: Page, at position: Int?, then: AfterInsert = .stay, field: String, limits: PagerLimits,
+        report: inout Report
     )
         throws(PagerError)
     {
@@ -36,7 +37,9 @@ extension Pager {
         transition = nil
         pages.insert(page, at: at)
         storedBytes += page.storedBytes
-        if let current = index {
+        if then == .select {
+            index = at
+        } else if let current = index {
             if at <= current { index = current + 1 }
         } else {
             index = 0
@@ -46,14 +49,14 @@ extension Pager {
     }
 
     mutating func insertFromCatalog(
-        id: String, at position: Int?, limits: PagerLimits, report: inout Report
+        id: String, at position: Int?, then: AfterInsert = .stay, limits: PagerLimits, report: inout Report
     )
         throws(PagerError)
     {
         guard let page = catalog.first(where: { $0.id == id }) else {
             throw PagerError(kind: .pageNotFound, field: "from", detail: "The catalog has no page '\(id)'.")
         }
-        try insert(page, at: position, field: "from", limits: limits, report: &report)
+        try insert(page, at: position, then: then, field: "from", limits: limits, report: &report)
     }
 
     mutating func remove(pageID id: String, report: inout Report) throws(PagerError) {

@@ -84,23 +84,27 @@ extension Pager {
     /// The empty state, reported only while there are no pages.
     public var reportedEmptyState: EmptyState? { pages.isEmpty ? settings.emptyState : nil }
 
-    /// (c + σ·f)·W: the horizontal scroll offset, unclamped and unwrapped.
+    /// (c + σ·f)·E: the scroll offset along the page axis, unclamped and unwrapped; mirrored
+    /// ((n − 1)·W − P) when horizontal and right to left; 0 with no pages.
     public var pageOffset: Double {
         guard let index else { return 0 }
         let moving = transition.map { $0.direction.sign * $0.progress } ?? 0
-        return (Double(index) + moving) * settings.viewportWidth
+        return reportedPageOffset(Double(index) + moving)
     }
 
-    /// Every tab's frame; empty without a tab bar or pages.
+    /// Every tab's frame (mirrored when right to left); empty without a tab bar or pages.
     public var tabs: [Tab] {
         guard geometry.hasTabs else { return [] }
-        return pages.indices.map { Tab(index: $0, id: pages[$0].id, title: pages[$0].title, frame: geometry.frame($0)) }
+        return pages.indices.map {
+            Tab(index: $0, id: pages[$0].id, title: pages[$0].title, frame: reportedFrame(geometry.frame($0)))
+        }
     }
 
-    /// The indicator now: at rest on the current tab, or between tabs during a transition.
+    /// The indicator now: at rest on the current tab, or between tabs during a transition
+    /// (mirrored when right to left).
     public var indicator: Indicator? {
         guard let index, geometry.hasTabs else { return nil }
-        return indicatorFrame(at: index, transition: transition)
+        return reportedIndicator(indicatorFrame(at: index, transition: transition))
     }
 
     /// The tab bar's layout, content width and scroll offset.
@@ -111,16 +115,18 @@ extension Pager {
     public func tabBar(for indicator: Indicator?) -> TabBarState {
         let layout = settings.tabBar.layout
         guard layout != .none else { return TabBarState(layout: .none, contentWidth: 0, offset: 0) }
-        let offset = indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0
-        return TabBarState(layout: layout, contentWidth: geometry.contentWidth, offset: offset)
+        // Mirroring is its own inverse: the reported frame mirrored again is the computed one.
+        let offset = indicator.map { barOffset(for: reportedFrame(Frame(x: $0.x, width: $0.width))) } ?? 0
+        return TabBarState(layout: layout, contentWidth: geometry.contentWidth, offset: reportedBarOffset(offset))
     }
 
-    /// The keyframe at rest on page `position`.
+    /// The keyframe at rest on page `position`, as reported.
     func keyframe(at position: Int) -> Keyframe {
         let indicator = geometry.hasTabs ? indicatorFrame(at: position, transition: nil) : nil
         return Keyframe(
-            index: position, pageOffset: Double(position) * settings.viewportWidth, indicator: indicator,
-            tabBarOffset: indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0)
+            index: position, pageOffset: reportedPageOffset(Double(position)),
+            indicator: indicator.map(reportedIndicator),
+            tabBarOffset: reportedBarOffset(indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0))
     }
 
     private func indicatorFrame(at position: Int, transition: Transition?) -> Indicator {

@@ -14,6 +14,24 @@ public enum JumpPath: String, Sendable, CaseIterable {
     case shortest
 }
 
+/// How a jump's keyframes are animated (SPEC §5.5).
+public enum JumpAnimation: String, Sendable, CaseIterable {
+    /// One keyframe per step.
+    case stepped
+    /// The target only.
+    case direct
+    /// At most the last four steps, the first reached without animation.
+    case capped
+}
+
+/// What an insert does after inserting (SPEC §5.7).
+public enum AfterInsert: String, Sendable, CaseIterable {
+    /// The current page stays current.
+    case stay
+    /// The inserted page becomes current.
+    case select
+}
+
 /// Where the finger is during a swipe, in one of three forms.
 public enum ScrollInput: Sendable, Equatable {
     /// Signed progress p: + toward the next page.
@@ -65,12 +83,12 @@ public struct PageUpdate: Sendable, Equatable {
 public enum PagerCommand: Sendable, Equatable {
     case next
     case previous
-    case select(PageReference, path: JumpPath)
+    case select(PageReference, path: JumpPath, animation: JumpAnimation = .stepped)
     case scroll(ScrollInput)
     case beginTransition(to: Int)
     case endTransition(completed: Bool)
-    case insert(Page, at: Int?)
-    case insertFromCatalog(id: String, at: Int?)
+    case insert(Page, at: Int?, then: AfterInsert = .stay)
+    case insertFromCatalog(id: String, at: Int?, then: AfterInsert = .stay)
     case remove(pageID: String)
     case update(pageID: String, PageUpdate)
     case replacePages([Page])

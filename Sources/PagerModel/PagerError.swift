@@ -20,6 +20,8 @@ public struct PagerError: Error, Sendable, Equatable, CustomStringConvertible {
         case limitExceeded
         /// The session would hold more data than its budget allows.
         case budgetExceeded
+        /// A transition was begun toward a direction `swipe` locks.
+        case swipeLocked
     }
 
     /// The kind.

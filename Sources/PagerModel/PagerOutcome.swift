@@ -8,6 +8,8 @@ public struct Keyframe: Sendable, Equatable {
     public var indicator: Indicator?
     /// The tab bar's offset at rest on it.
     public var tabBarOffset: Double
+    /// Whether the client reaches it without animation (the first keyframe of a `capped` jump).
+    public var jump = false
 }
 
 /// What a command did: the new pager and what the response reports about the move.
@@ -24,4 +26,6 @@ public struct PagerOutcome: Sendable, Equatable {
     public var direction: Direction?
     /// Whether the state changed (and so the version).
     public var changed: Bool
+    /// For a scroll that pointed a locked way: that way; nothing changed.
+    public var blocked: Direction?
 }

@@ -35,6 +35,38 @@ public enum Direction: String, Sendable {
     public var sign: Double { self == .forward ? 1 : -1 }
 }
 
+/// Which way the tab bar and horizontal pages are laid out (SPEC §5.1).
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    /// Left to right.
+    case ltr
+    /// Right to left: the physical geometry is mirrored; the logical model is unchanged.
+    case rtl
+}
+
+/// The axis pages move along (SPEC §5.2); the tab bar is always horizontal.
+public enum Orientation: String, Sendable, CaseIterable {
+    case horizontal
+    case vertical
+}
+
+/// The directions a user may swipe (SPEC §5.6); commands are never locked.
+public enum SwipeLock: String, Sendable, CaseIterable {
+    case both
+    case forward
+    case reverse
+    case none
+
+    /// Whether a swipe toward `direction` is allowed.
+    public func allows(_ direction: Direction) -> Bool {
+        switch self {
+        case .both: true
+        case .forward: direction == .forward
+        case .reverse: direction == .reverse
+        case .none: false
+        }
+    }
+}
+
 /// Which end of a bounded pager a move or a scroll met.
 public enum Edge: String, Sendable {
     case start
@@ -67,6 +99,14 @@ public struct PagerSettings: Sendable, Equatable {
     public var mode: PagerMode = .bounded
     /// The page width W.
     public var viewportWidth: Double = 390
+    /// The page height H, the page extent when vertical.
+    public var viewportHeight: Double = 844
+    /// Left to right, or mirrored.
+    public var layoutDirection = LayoutDirection.ltr
+    /// The axis pages move along.
+    public var orientation = Orientation.horizontal
+    /// The directions a user may swipe.
+    public var swipe = SwipeLock.both
     public var tabBar = TabBarSettings()
     /// Neighbours on each side returned with the state.
     public var preload: Int = 1
@@ -84,6 +124,7 @@ public struct PagerSettings: Sendable, Equatable {
     /// Checks the numeric rules of §2.2 (the fixed-width rule needs the page count: see `Pager`).
     public func validate() throws(PagerError) {
         try Page.validatePositive(viewportWidth, field: "viewport.width")
+        try Page.validatePositive(viewportHeight, field: "viewport.height")
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")

@@ -92,6 +92,12 @@ enum StoredRecord {
         } else {
             w.null()
         }
+        // Added after the first records were written: a reader takes the defaults when a record
+        // ends before them.
+        w.number(settings.viewportHeight)
+        w.string(settings.layoutDirection.rawValue)
+        w.string(settings.orientation.rawValue)
+        w.string(settings.swipe.rawValue)
         w.endArray()
     }
 
@@ -171,6 +177,11 @@ enum StoredRecord {
         settings.emptyState = try fields.optionalArray { empty throws(RecordError) -> EmptyState in
             EmptyState(title: try empty.string(), action: try empty.optionalArray(readAction))
         }
+        guard !fields.isAtEnd else { return settings }
+        settings.viewportHeight = try fields.number()
+        settings.layoutDirection = try fields.enumeration()
+        settings.orientation = try fields.enumeration()
+        settings.swipe = try fields.enumeration()
         return settings
     }
 

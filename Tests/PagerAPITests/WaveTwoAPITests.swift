@@ -1,0 +1,113 @@
+import JSON
+import Testing
+
+/// SPEC §5.0–§5.2 and §5.5–§5.7 through the HTTP face: the new settings at create, in PATCH and in
+/// templates, the new members of the state document, and every new error with its field.
+@Suite("Wave 2 over HTTP: layoutDirection, orientation, swipe, animation, then")
+struct WaveTwoAPITests {
+    @Test("defaults: the new members are present with their default values, and nothing else changes")
+    func defaults() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media"}"#)
+        let state = await api.send("GET", "/v1/sessions/\(id)")
+        #expect(state["layoutDirection"] == "ltr" && state["orientation"] == "horizontal" && state["swipe"] == "both")
+        #expect(state["viewport"] == ["width": 390, "height": 844])
+        #expect(state["blocked"] == nil)
+        let select = await api.send("POST", "/v1/sessions/\(id)/select", json: #"{"index": 2}"#)
+        #expect(select["keyframes"]?.arrayValue?.map { $0["jump"] } == [false, false])
+    }
+
+    @Test("media, rtl at create: the SPEC's numbers, and the same state from all three scroll inputs")
+    func rtlAtCreate() async throws {
+        let api = try APITester()
+        var ids: [String] = []
+        for input in [#"{"progress": 0.5}"#, #"{"windowOffset": 195}"#, #"{"offset": 585}"#] {
+            let id = try await api.create(#"{"template": "media", "layoutDirection": "rtl"}"#)
+            let rest = await api.send("GET", "/v1/sessions/\(id)")
+            #expect(rest["tabs"]?.arrayValue?.map { $0["x"] } == [260, 130, 0])
+            #expect(rest["indicator"]?["x"] == 260 && rest["pageOffset"] == 780)
+            let scrolled = await api.send("POST", "/v1/sessions/\(id)/scroll", json: input)
+            #expect(scrolled["indicator"]?["x"] == 195 && scrolled["pageOffset"] == 585, "\(input)")
+            #expect(scrolled["transition"]?["progress"] == 0.5 && scrolled["version"] == 2)
+            ids.append(id)
+        }
+    }
+
+    @Test("snap, vertical: pageOffset 844, viewport with height; windowOffset 1055 → progress 0.25")
+    func vertical() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "snap", "orientation": "vertical"}"#)
+        let state = await api.send("GET", "/v1/sessions/\(id)")
+        #expect(state["pageOffset"] == 844 && state["viewport"] == ["width": 390, "height": 844])
+        let scrolled = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"windowOffset": 1055}"#)
+        #expect(scrolled["transition"]?["progress"] == 0.25 && scrolled["pageOffset"] == 1055)
+    }
+
+    @Test("PATCH of a new setting bumps the version once and cancels a transition; the same value changes nothing")
+    func patch() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media"}"#)
+        _ = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.5}"#)
+        var reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)", json: #"{"layoutDirection": "rtl", "swipe": "forward"}"#)
+        #expect(reply.status == 200 && reply["version"] == 3 && reply["transition"] == .null)
+        #expect(reply["layoutDirection"] == "rtl" && reply["swipe"] == "forward" && reply["pageOffset"] == 780)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"layoutDirection": "rtl"}"#)
+        #expect(reply.status == 200 && reply["version"] == 3)
+        reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)", json: #"{"viewport": {"height": 700}, "orientation": "vertical"}"#)
+        #expect(
+            reply["viewport"] == ["width": 390, "height": 700] && reply["version"] == 4 && reply["pageOffset"] == 0)
+    }
+
+    @Test("bad values answer 400 invalid_request naming the member's path as sent")
+    func badValues() async throws {
+        let api = try APITester()
+        let cases: [(String, String)] = [
+            (#"{"template": "media", "layoutDirection": "up"}"#, "layoutDirection"),
+            (#"{"template": "media", "orientation": "diagonal"}"#, "orientation"),
+            (#"{"template": "media", "viewport": {"height": 0}}"#, "viewport.height"),
+            (#"{"template": "media", "viewport": {"height": "tall"}}"#, "viewport.height"),
+            (#"{"template": "media", "swipe": "sideways"}"#, "swipe"),
+        ]
+        for (body, field) in cases {
+            let reply = await api.send("POST", "/v1/sessions", json: body)
+            #expect(reply.status == 400 && reply.code == "invalid_request" && reply.field == field, "\(body)")
+        }
+        let id = try await api.create(#"{"template": "media"}"#)
+        var reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"swipe": 1}"#)
+        #expect(reply.status == 400 && reply.field == "swipe")
+        reply = await api.send("POST", "/v1/sessions/\(id)/select", json: #"{"index": 2, "animation": "teleport"}"#)
+        #expect(reply.status == 400 && reply.field == "animation")
+        reply = await api.send(
+            "POST", "/v1/sessions/\(id)/pages", json: #"{"page": {"id": "x", "title": "X"}, "then": "jump"}"#)
+        #expect(reply.status == 400 && reply.field == "then")
+        #expect(await api.send("GET", "/v1/sessions/\(id)")["version"] == 1)
+    }
+
+    @Test("swipe none: a scroll answers blocked with version 1; begin is 409 swipe_locked; next moves")
+    func swipeLock() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media", "swipe": "none"}"#)
+        var reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
+        #expect(reply.status == 200 && reply["blocked"] == "forward" && reply["transition"] == .null)
+        #expect(reply["version"] == 1 && reply["edge"] == nil)
+        reply = await api.send("POST", "/v1/sessions/\(id)/transition", json: #"{"phase": "begin", "to": 1}"#)
+        #expect(reply.status == 409 && reply.code == "swipe_locked" && reply.field == "to")
+        reply = await api.send("POST", "/v1/sessions/\(id)/next")
+        #expect(reply["moved"] == true && reply["version"] == 2)
+    }
+
+    @Test("select with animation direct or capped; insert with then select")
+    func animationAndThen() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media"}"#)
+        var reply = await api.send("POST", "/v1/sessions/\(id)/select", json: #"{"index": 2, "animation": "direct"}"#)
+        #expect(reply["keyframes"]?.arrayValue?.map { $0["index"] } == [2] && reply["direction"] == "forward")
+        let bank = try await api.create(#"{"template": "piggybank"}"#)
+        _ = await api.send("POST", "/v1/sessions/\(bank)/pages", json: #"{"from": "travel"}"#)
+        reply = await api.send("POST", "/v1/sessions/\(bank)/pages", json: #"{"from": "gift", "then": "select"}"#)
+        #expect(reply["index"] == 1 && reply["page"]?["id"] == "gift")
+        #expect(reply["trailingAction"] == ["id": "add-bottle", "title": "Add a bottle"])
+    }
+}
