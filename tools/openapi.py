@@ -145,13 +145,17 @@ SCHEMAS = {
             "direction": {"enum": ["forward", "reverse"], "description": "select: which way the jump went."},
             "keyframes": {"type": "array", "items": ref("Keyframe"),
                           "description": "select: one per step kept by `animation` (all, the target, or at most the last four)."},
+            "actionRequested": {**ref("Action"),
+                                "description": "next at the end of a bounded pager, or the completed release of a pull past it: the trailing action asked for."},
+            "overscroll": nullable(obj({"edge": {"enum": ["start", "end"]}, "progress": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}},
+                                       ["edge", "progress"])),
             "blocked": {"enum": ["forward", "reverse"],
                         "description": "scroll: the way the progress pointed, which `swipe` locks; nothing changed."},
         },
         [
             "id", "version", "mode", "layoutDirection", "orientation", "swipe", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
             "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "tabs",
-            "indicator", "tabBar", "transition",
+            "indicator", "tabBar", "overscroll", "transition",
         ],
     ),
     "Settings": obj(
@@ -161,6 +165,8 @@ SCHEMAS = {
             "layoutDirection": {"enum": ["ltr", "rtl"], "description": "rtl mirrors the tab bar and horizontal page offsets; the logical model is unchanged."},
             "orientation": {"enum": ["horizontal", "vertical"], "description": "vertical: pages move by viewport.height."},
             "swipe": {"enum": ["both", "forward", "reverse", "none"], "description": "The ways a user may swipe; commands are never locked."},
+            "rubberBand": nullable(obj({"style": {"enum": ["none", "linear", "resistance"]},
+                                        "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}})),
             "tabBar": nullable(
                 obj(
                     {
@@ -170,7 +176,11 @@ SCHEMAS = {
                         "minTabWidth": LENGTH,
                         "tabPadding": SPACING,
                         "charWidth": LENGTH,
-                        "indicator": nullable(obj({"style": {"enum": ["linear", "elastic"]}, "height": LENGTH})),
+                        "indicator": nullable(obj({
+                            "style": {"enum": ["linear", "elastic"]}, "height": LENGTH,
+                            "overscroll": {"enum": ["none", "bounce", "compress"]},
+                            "tracking": {"enum": ["continuous", "halfway", "settled"]},
+                        })),
                     }
                 )
             ),

@@ -8,7 +8,7 @@ extension PagerDefinition {
     /// The members a definition may have, besides those the caller allows (such as `template`).
     public static let members: Set<String> = [
         "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
-        "layoutDirection", "orientation", "swipe",
+        "layoutDirection", "orientation", "swipe", "rubberBand",
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
@@ -85,7 +85,7 @@ extension PagerSettings {
     /// The settings members of a definition or a PATCH body; absent members take the defaults.
     public static let members: Set<String> = [
         "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState", "layoutDirection", "orientation",
-        "swipe",
+        "swipe", "rubberBand",
     ]
 
     /// Decodes the settings members of `object` (other members are the caller's to check).
@@ -103,6 +103,11 @@ extension PagerSettings {
         }
         if let orientation = try reader.choice("orientation", as: Orientation.self) { self.orientation = orientation }
         if let swipe = try reader.choice("swipe", as: SwipeLock.self) { self.swipe = swipe }
+        if let band = try reader.object("rubberBand") {
+            try band.allowOnly(["style", "ratio"])
+            if let style = try band.choice("style", as: RubberBandStyle.self) { rubberBand.style = style }
+            if let ratio = try band.number("ratio") { rubberBand.ratio = ratio }
+        }
         if let bar = try reader.object("tabBar") {
             try bar.allowOnly(["layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator"])
             if let layout = try bar.choice("layout", as: TabLayout.self) { tabBar.layout = layout }
@@ -112,9 +117,15 @@ extension PagerSettings {
             if let value = try bar.number("tabPadding") { tabBar.tabPadding = value }
             if let value = try bar.number("charWidth") { tabBar.charWidth = value }
             if let indicator = try bar.object("indicator") {
-                try indicator.allowOnly(["style", "height"])
+                try indicator.allowOnly(["style", "height", "overscroll", "tracking"])
                 if let style = try indicator.choice("style", as: IndicatorStyle.self) { tabBar.indicatorStyle = style }
                 if let height = try indicator.number("height") { tabBar.indicatorHeight = height }
+                if let overscroll = try indicator.choice("overscroll", as: IndicatorOverscroll.self) {
+                    tabBar.indicatorOverscroll = overscroll
+                }
+                if let tracking = try indicator.choice("tracking", as: IndicatorTracking.self) {
+                    tabBar.indicatorTracking = tracking
+                }
             }
         }
         if let preload = try reader.integer("preload") { self.preload = preload }
@@ -135,12 +146,15 @@ extension PagerSettings {
             "layoutDirection": .string(layoutDirection.rawValue),
             "orientation": .string(orientation.rawValue),
             "swipe": .string(swipe.rawValue),
+            "rubberBand": ["style": .string(rubberBand.style.rawValue), "ratio": .number(rubberBand.ratio)],
             "tabBar": [
                 "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
                 "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),
                 "tabPadding": .number(tabBar.tabPadding), "charWidth": .number(tabBar.charWidth),
                 "indicator": [
                     "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
+                    "overscroll": .string(tabBar.indicatorOverscroll.rawValue),
+                    "tracking": .string(tabBar.indicatorTracking.rawValue),
                 ],
             ],
             "preload": .number(Double(preload)),

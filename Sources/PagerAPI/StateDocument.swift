@@ -74,6 +74,15 @@ public enum StateDocument {
         w.field("contentWidth"); w.number(bar.contentWidth)
         w.field("offset"); w.number(bar.offset)
         w.endObject()
+        w.field("overscroll")
+        if let overscroll = pager.overscroll {
+            w.beginObject()
+            w.field("edge"); w.string(overscroll.edge.rawValue)
+            w.field("progress"); w.number(overscroll.progress)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.field("transition")
         if let transition = pager.transition {
             w.beginObject()
@@ -90,6 +99,7 @@ public enum StateDocument {
             if let edge = outcome.edge { w.field("edge"); w.string(edge.rawValue) }
             if let direction = outcome.direction { w.field("direction"); w.string(direction.rawValue) }
             if let blocked = outcome.blocked { w.field("blocked"); w.string(blocked.rawValue) }
+            if let requested = outcome.actionRequested { w.field("actionRequested"); action(requested, &w) }
             if let keyframes = outcome.keyframes {
                 w.field("keyframes")
                 w.beginArray()

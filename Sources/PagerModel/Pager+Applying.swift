@@ -29,7 +29,8 @@ extension Pager {
         next.version = version + (report.changed ? 1 : 0)
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
-            direction: report.direction, changed: report.changed, blocked: report.blocked)
+            direction: report.direction, changed: report.changed, blocked: report.blocked,
+            actionRequested: report.actionRequested)
     }
 
     /// What a command reports besides the new state. Each command says itself whether it changed
@@ -41,5 +42,6 @@ extension Pager {
         var direction: Direction?
         var changed = false
         var blocked: Direction?
+        var actionRequested: PagerAction?
     }
 }

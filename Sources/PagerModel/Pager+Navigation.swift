@@ -46,7 +46,15 @@ extension Pager {
         } else {
             report.moved = false
             report.edge = edge(after: current, moving: direction)
+            if direction == .forward { report.actionRequested = requestedAction(at: report.edge) }
         }
+    }
+
+    /// The trailing action a move or a release at `edge` asks for: only at the end of a bounded
+    /// pager that offers one.
+    func requestedAction(at edge: Edge?) -> PagerAction? {
+        guard edge == .end, settings.mode == .bounded else { return nil }
+        return settings.trailingAction
     }
 
     mutating func select(
@@ -127,6 +135,10 @@ extension Pager {
         }
         let p = min(max(raw, -1), 1)
         if p == 0 {
+            if overscroll != nil {
+                overscroll = nil
+                report.changed = true
+            }
             if let inFlight = transition, inFlight.progress != 0 {
                 transition?.progress = 0
                 report.changed = true
@@ -135,9 +147,26 @@ extension Pager {
         }
         let direction: Direction = p > 0 ? .forward : .reverse
         guard let target = neighbor(of: current, direction) else {
-            cancelTransition(report: &report)
-            report.edge = edge(after: current, moving: direction)
+            let edge = edge(after: current, moving: direction)
+            report.edge = edge
+            guard settings.rubberBand.style != .none, let edge else {
+                cancelTransition(report: &report)
+                return
+            }
+            if transition != nil {
+                transition = nil
+                report.changed = true
+            }
+            let past = Overscroll(edge: edge, progress: abs(p))
+            if past != overscroll {
+                overscroll = past
+                report.changed = true
+            }
             return
+        }
+        if overscroll != nil {
+            overscroll = nil
+            report.changed = true
         }
         let swipe = Transition(from: current, to: target, progress: abs(p), direction: direction)
         if swipe != transition {
@@ -167,11 +196,22 @@ extension Pager {
                 detail: "Swiping \(direction.rawValue) is locked ('swipe' is '\(settings.swipe.rawValue)').")
         }
         if let transition, transition.to == target { return }
+        overscroll = nil
         transition = Transition(from: current, to: target, progress: 0, direction: direction)
         report.changed = true
     }
 
     mutating func endTransition(completed: Bool, report: inout Report) {
+        // Releasing a swipe past an end: the page springs back; past the end of a bounded pager
+        // with a trailing action, a completed release asks for it.
+        if let past = overscroll {
+            overscroll = nil
+            report.changed = true
+            report.moved = false
+            report.edge = past.edge
+            if completed { report.actionRequested = requestedAction(at: past.edge) }
+            return
+        }
         guard let transition else {
             report.moved = false
             return

@@ -10,10 +10,11 @@ extension Pager {
         geometry = try TabGeometry.make(pages: pages, settings: settings)
     }
 
-    /// Clears a transition in flight, noting the change.
+    /// Clears a transition in flight and an overscroll, noting the change.
     mutating func cancelTransition(report: inout Report) {
-        if transition != nil {
+        if transition != nil || overscroll != nil {
             transition = nil
+            overscroll = nil
             report.changed = true
         }
     }
@@ -35,6 +36,7 @@ extension Pager {
         let at = position ?? pages.count
         guard (0...pages.count).contains(at) else { throw .indexOutOfRange(field: "at", at, "0...\(pages.count)") }
         transition = nil
+        overscroll = nil
         pages.insert(page, at: at)
         storedBytes += page.storedBytes
         if then == .select {
@@ -62,6 +64,7 @@ extension Pager {
     mutating func remove(pageID id: String, report: inout Report) throws(PagerError) {
         let position = try position(of: id)
         transition = nil
+        overscroll = nil
         storedBytes -= pages.remove(at: position).storedBytes
         if let current = index {
             if pages.isEmpty {
@@ -102,6 +105,7 @@ extension Pager {
         guard moves || page != old else { return }
         let currentID = index.map { pages[$0].id }
         transition = nil
+        overscroll = nil
         report.changed = true
         storedBytes += page.storedBytes - old.storedBytes
         pages[position] = page
@@ -165,6 +169,7 @@ extension Pager {
         try newSettings.validate()
         guard newSettings != settings else { return }
         transition = nil
+        overscroll = nil
         settings = newSettings
         report.changed = true
         try relayout()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A page named by index, id and title.
 public struct PageSummary: Sendable, Equatable {
     public var index: Int
@@ -88,8 +90,19 @@ extension Pager {
     /// ((n − 1)·W − P) when horizontal and right to left; 0 with no pages.
     public var pageOffset: Double {
         guard let index else { return 0 }
-        let moving = transition.map { $0.direction.sign * $0.progress } ?? 0
+        let moving = transition.map { $0.direction.sign * $0.progress } ?? overscrollShift ?? 0
         return reportedPageOffset(Double(index) + moving)
+    }
+
+    /// δ = σ_e·D/E during an overscroll (SPEC §5.3): the page's displacement past the end, in pages,
+    /// with the rubber band's resistance applied.
+    var overscrollShift: Double? {
+        guard let overscroll else { return nil }
+        let extent = pageExtent
+        let travel = overscroll.progress * extent
+        let rubberBand = settings.rubberBand
+        let displacement = rubberBand.style == .resistance ? max(0, pow(travel, rubberBand.ratio) - 1) : travel
+        return (overscroll.edge == .end ? 1 : -1) * displacement / extent
     }
 
     /// Every tab's frame (mirrored when right to left); empty without a tab bar or pages.
@@ -104,7 +117,7 @@ extension Pager {
     /// (mirrored when right to left).
     public var indicator: Indicator? {
         guard let index, geometry.hasTabs else { return nil }
-        return reportedIndicator(indicatorFrame(at: index, transition: transition))
+        return reportedIndicator(indicatorFrame(at: index, transition: transition, overscroll: overscroll))
     }
 
     /// The tab bar's layout, content width and scroll offset.
@@ -129,21 +142,49 @@ extension Pager {
             tabBarOffset: reportedBarOffset(indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0))
     }
 
-    private func indicatorFrame(at position: Int, transition: Transition?) -> Indicator {
+    /// The indicator's frame F and segments, left to right (SPEC §2.3, §5.3, §5.4): at rest on
+    /// `position`, between tabs during `transition` by the tracking, or past an end.
+    private func indicatorFrame(at position: Int, transition: Transition?, overscroll: Overscroll? = nil) -> Indicator {
         let current = geometry.frame(position)
         let contentWidth = geometry.contentWidth
-        var frame = current
+        let height = settings.tabBar.indicatorHeight
+        let tracking = settings.tabBar.indicatorTracking
         if let transition {
-            var target = geometry.frame(transition.to)
-            // Across a loop's seam the target is taken one period away, so the indicator keeps
-            // moving the way the page moves.
-            if transition.direction == .forward, transition.to < transition.from { target.x += contentWidth }
-            if transition.direction == .reverse, transition.to > transition.from { target.x -= contentWidth }
-            frame = IndicatorGeometry.interpolate(
-                from: current, to: target, progress: transition.progress, style: settings.tabBar.indicatorStyle)
+            switch tracking {
+            case .continuous:
+                var target = geometry.frame(transition.to)
+                // Across a loop's seam the target is taken one period away, so the indicator keeps
+                // moving the way the page moves.
+                if transition.direction == .forward, transition.to < transition.from { target.x += contentWidth }
+                if transition.direction == .reverse, transition.to > transition.from { target.x -= contentWidth }
+                let frame = IndicatorGeometry.interpolate(
+                    from: current, to: target, progress: transition.progress, style: settings.tabBar.indicatorStyle)
+                return Indicator(
+                    x: frame.x, width: frame.width, height: height,
+                    segments: IndicatorGeometry.segments(of: frame, contentWidth: contentWidth))
+            case .halfway:
+                let shown = transition.progress >= 0.5 - 1e-9 ? transition.to : transition.from
+                let frame = geometry.frame(shown)
+                return Indicator(x: frame.x, width: frame.width, height: height, segments: [frame])
+            case .settled:
+                return Indicator(x: current.x, width: current.width, height: height, segments: [current])
+            }
         }
-        let segments = transition == nil ? [frame] : IndicatorGeometry.segments(of: frame, contentWidth: contentWidth)
-        return Indicator(x: frame.x, width: frame.width, height: settings.tabBar.indicatorHeight, segments: segments)
+        if let overscroll, let shift = overscrollShift, tracking == .continuous {
+            let frame: Frame
+            switch (settings.tabBar.indicatorOverscroll, overscroll.edge) {
+            case (.none, _): frame = current
+            case (.bounce, _): frame = Frame(x: current.x + shift * current.width, width: current.width)
+            case (.compress, .end):
+                frame = Frame(x: current.x + shift * current.width, width: current.width * (1 - shift))
+            case (.compress, .start): frame = Frame(x: current.x, width: current.width * (1 + shift))
+            }
+            // One piece clipped to the bar, none when nothing is inside: never a wrapped piece.
+            let left = max(frame.x, 0), right = min(frame.maxX, contentWidth)
+            let segments = right - left > 0 ? [Frame(x: left, width: right - left)] : []
+            return Indicator(x: frame.x, width: frame.width, height: height, segments: segments)
+        }
+        return Indicator(x: current.x, width: current.width, height: height, segments: [current])
     }
 
     private func barOffset(for frame: Frame) -> Double {

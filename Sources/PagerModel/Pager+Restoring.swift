@@ -4,8 +4,8 @@ extension Pager {
     /// a damaged record is refused rather than served; the session budget is not applied (a
     /// budget lowered since must not lose a stored session).
     public init(
-        restoring pages: [Page], index: Int?, transition: Transition?, settings: PagerSettings, catalog: [Page],
-        version: Int, limits: PagerLimits = PagerLimits()
+        restoring pages: [Page], index: Int?, transition: Transition?, overscroll: Overscroll? = nil,
+        settings: PagerSettings, catalog: [Page], version: Int, limits: PagerLimits = PagerLimits()
     ) throws(PagerError) {
         try self.init(pages: pages, settings: settings, catalog: catalog, limits: limits.ignoringBudget)
         guard version >= 1 else { throw .invalid(field: "version", "A stored version is at least 1, not \(version).") }
@@ -24,8 +24,17 @@ extension Pager {
                 throw .invalid(field: "transition", "The stored transition does not fit the pages and position.")
             }
         }
+        if let overscroll {
+            guard let index, transition == nil, settings.rubberBand.style != .none,
+                overscroll.progress > 0, overscroll.progress <= 1,
+                neighbor(of: index, overscroll.edge == .end ? .forward : .reverse) == nil
+            else {
+                throw .invalid(field: "overscroll", "The stored overscroll does not fit the pages and position.")
+            }
+        }
         self.index = index
         self.transition = transition
+        self.overscroll = overscroll
         self.version = version
     }
 }

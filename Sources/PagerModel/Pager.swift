@@ -9,6 +9,8 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var settings: PagerSettings
     /// The swipe in flight, if any.
     public internal(set) var transition: Transition?
+    /// A swipe past an end with a rubber band, if any; never together with a transition.
+    public internal(set) var overscroll: Overscroll?
     /// Page definitions that can be inserted by id (from the template).
     public internal(set) var catalog: [Page]
     /// +1 on every change of state; 1 at creation.

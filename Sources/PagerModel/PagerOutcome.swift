@@ -28,4 +28,7 @@ public struct PagerOutcome: Sendable, Equatable {
     public var changed: Bool
     /// For a scroll that pointed a locked way: that way; nothing changed.
     public var blocked: Direction?
+    /// The trailing action the command asked for: a `next` at the end of a bounded pager, or the
+    /// release of a swipe past it (SPEC §5.3).
+    public var actionRequested: PagerAction?
 }

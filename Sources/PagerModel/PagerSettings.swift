@@ -67,6 +67,46 @@ public enum SwipeLock: String, Sendable, CaseIterable {
     }
 }
 
+/// How a swipe past an end is shown (SPEC §5.3).
+public enum RubberBandStyle: String, Sendable, CaseIterable {
+    /// No overscroll: a swipe past an end is a rest state (§2.5).
+    case none
+    /// The page follows the finger: D = d.
+    case linear
+    /// The page follows with resistance: D = max(0, d^ratio − 1).
+    case resistance
+}
+
+/// The rubber band past the ends.
+public struct RubberBand: Sendable, Equatable {
+    public var style = RubberBandStyle.none
+    /// The exponent of `resistance`, in (0, 1].
+    public var ratio = 0.85
+
+    /// The defaults of the spec.
+    public init() {}
+}
+
+/// How the indicator shows an overscroll (SPEC §5.3).
+public enum IndicatorOverscroll: String, Sendable, CaseIterable {
+    /// It stays at rest.
+    case none
+    /// It moves with the page.
+    case bounce
+    /// It shrinks against the edge's far side.
+    case compress
+}
+
+/// How the indicator follows a transition (SPEC §5.4).
+public enum IndicatorTracking: String, Sendable, CaseIterable {
+    /// It moves with the progress (§2.3).
+    case continuous
+    /// It jumps to the target tab at half way.
+    case halfway
+    /// It moves only when the index changes.
+    case settled
+}
+
 /// Which end of a bounded pager a move or a scroll met.
 public enum Edge: String, Sendable {
     case start
@@ -87,6 +127,10 @@ public struct TabBarSettings: Sendable, Equatable {
     /// Width of one title cell.
     public var charWidth: Double = 8
     public var indicatorStyle: IndicatorStyle = .linear
+    /// How the indicator shows an overscroll.
+    public var indicatorOverscroll = IndicatorOverscroll.none
+    /// How the indicator follows a transition.
+    public var indicatorTracking = IndicatorTracking.continuous
     /// Reported as is.
     public var indicatorHeight: Double = 2
 
@@ -107,6 +151,8 @@ public struct PagerSettings: Sendable, Equatable {
     public var orientation = Orientation.horizontal
     /// The directions a user may swipe.
     public var swipe = SwipeLock.both
+    /// The rubber band past the ends.
+    public var rubberBand = RubberBand()
     public var tabBar = TabBarSettings()
     /// Neighbours on each side returned with the state.
     public var preload: Int = 1
@@ -125,6 +171,9 @@ public struct PagerSettings: Sendable, Equatable {
     public func validate() throws(PagerError) {
         try Page.validatePositive(viewportWidth, field: "viewport.width")
         try Page.validatePositive(viewportHeight, field: "viewport.height")
+        guard rubberBand.ratio.isFinite, rubberBand.ratio > 0, rubberBand.ratio <= 1 else {
+            throw .invalid(field: "rubberBand.ratio", "Must be a number in (0, 1].")
+        }
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")

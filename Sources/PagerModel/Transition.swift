@@ -1,3 +1,16 @@
+/// A swipe past an end with a rubber band (SPEC §5.3): which end, and how far, as |p|.
+public struct Overscroll: Sendable, Equatable {
+    public var edge: Edge
+    /// |p|, in (0, 1].
+    public var progress: Double
+
+    /// Creates an overscroll.
+    public init(edge: Edge, progress: Double) {
+        self.edge = edge
+        self.progress = progress
+    }
+}
+
 /// A swipe in flight: from the current page toward a neighbour.
 public struct Transition: Sendable, Equatable {
     /// The current index, c.

@@ -254,9 +254,7 @@ public actor PagerEngine {
         }
         let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
         guard outcome.changed else {
-            if outcome.edge == .end, outcome.moved == false, outcome.pager.reportedTrailingAction != nil,
-                let durable = session.durable
-            {
+            if outcome.actionRequested != nil, let durable = session.durable {
                 publish(
                     SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: durable)), to: session
                 )
@@ -265,7 +263,10 @@ public actor PagerEngine {
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
-        let kind = SessionEventKind.of(command, before: session.pager, after: outcome.pager)
+        // A change that also asks for the trailing action is published as that request (SPEC §5.3).
+        let kind =
+            outcome.actionRequested != nil
+            ? .actionRequested : SessionEventKind.of(command, before: session.pager, after: outcome.pager)
         guard store != nil else {
             session.pager = outcome.pager
             session.durable = outcome.pager

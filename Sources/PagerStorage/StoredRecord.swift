@@ -30,7 +30,7 @@ enum StoredRecord {
         return w.bytes
     }
 
-    /// The index and the transition.
+    /// The index, the transition and, during one, the overscroll.
     static func position(of pager: Pager) -> [UInt8] {
         var w = JSONWriter(capacity: 64)
         w.beginArray()
@@ -44,6 +44,12 @@ enum StoredRecord {
             w.endArray()
         } else {
             w.null()
+        }
+        if let overscroll = pager.overscroll {
+            w.beginArray()
+            w.string(overscroll.edge.rawValue)
+            w.number(overscroll.progress)
+            w.endArray()
         }
         w.endArray()
         return w.bytes
@@ -98,6 +104,10 @@ enum StoredRecord {
         w.string(settings.layoutDirection.rawValue)
         w.string(settings.orientation.rawValue)
         w.string(settings.swipe.rawValue)
+        w.string(settings.rubberBand.style.rawValue)
+        w.number(settings.rubberBand.ratio)
+        w.string(bar.indicatorOverscroll.rawValue)
+        w.string(bar.indicatorTracking.rawValue)
         w.endArray()
     }
 
@@ -127,10 +137,16 @@ enum StoredRecord {
             let from = try fields.int(), to = try fields.int(), progress = try fields.number()
             return Transition(from: from, to: to, progress: progress, direction: try fields.enumeration())
         }
+        let overscroll =
+            place.isAtEnd
+            ? nil
+            : try place.optionalArray { fields throws(RecordError) -> Overscroll in
+                Overscroll(edge: try fields.enumeration(), progress: try fields.number())
+            }
         do {
             return try Pager(
-                restoring: pages, index: index, transition: transition, settings: settings, catalog: catalog,
-                version: version)
+                restoring: pages, index: index, transition: transition, overscroll: overscroll, settings: settings,
+                catalog: catalog, version: version)
         } catch {
             throw RecordError("the stored pager is not valid: \(error)")
         }
@@ -182,6 +198,11 @@ enum StoredRecord {
         settings.layoutDirection = try fields.enumeration()
         settings.orientation = try fields.enumeration()
         settings.swipe = try fields.enumeration()
+        guard !fields.isAtEnd else { return settings }
+        settings.rubberBand.style = try fields.enumeration()
+        settings.rubberBand.ratio = try fields.number()
+        settings.tabBar.indicatorOverscroll = try fields.enumeration()
+        settings.tabBar.indicatorTracking = try fields.enumeration()
         return settings
     }
 

@@ -1,4 +1,5 @@
 import JSON
+import PagerSessions
 import Testing
 
 /// SPEC §5.0–§5.2 and §5.5–§5.7 through the HTTP face: the new settings at create, in PATCH and in
@@ -109,5 +110,60 @@ struct WaveTwoAPITests {
         reply = await api.send("POST", "/v1/sessions/\(bank)/pages", json: #"{"from": "gift", "then": "select"}"#)
         #expect(reply["index"] == 1 && reply["page"]?["id"] == "gift")
         #expect(reply["trailingAction"] == ["id": "add-bottle", "title": "Add a bottle"])
+    }
+
+    @Test("piggybank: a pull past the last bottle released completed answers actionRequested, one event")
+    func releaseOverHTTP() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "piggybank", "rubberBand": {"style": "linear"}}"#)
+        _ = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"from": "travel"}"#)
+        let shard = api.engine.shard(for: SessionID(id))
+        let subscription = try shard.immediately { try $0.subscribe(to: SessionID(id)) }
+        var events = subscription.events.makeAsyncIterator()
+        var reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
+        #expect(reply["overscroll"] == ["edge": "end", "progress": 0.3] && reply["edge"] == "end")
+        #expect(reply["version"] == 3 && reply["actionRequested"] == nil)
+        reply = await api.send("POST", "/v1/sessions/\(id)/transition", json: #"{"phase": "end", "completed": true}"#)
+        #expect(reply["moved"] == false && reply["edge"] == "end" && reply["overscroll"] == .null)
+        #expect(reply["actionRequested"] == ["id": "add-bottle", "title": "Add a bottle"] && reply["version"] == 4)
+        let pulled = await events.next(), released = await events.next()
+        #expect(pulled?.kind == .transition && pulled?.snapshot.version == 3)
+        #expect(released?.kind == .actionRequested && released?.snapshot.version == 4)
+        // A next at the end asks again without a change: the event repeats the version.
+        reply = await api.send("POST", "/v1/sessions/\(id)/next")
+        #expect(reply["actionRequested"]?["id"] == "add-bottle" && reply["version"] == 4)
+        let again = await events.next()
+        #expect(again?.kind == .actionRequested && again?.snapshot.version == 4)
+        shard.immediately { $0.unsubscribe(subscription.token, from: SessionID(id)) }
+    }
+
+    @Test("rubber band and indicator settings: defaults reported by PATCH merges, bad values name their path")
+    func overscrollSettings() async throws {
+        let api = try APITester()
+        let cases: [(String, String)] = [
+            (#"{"template": "media", "rubberBand": {"style": "springy"}}"#, "rubberBand.style"),
+            (#"{"template": "media", "rubberBand": {"ratio": 0}}"#, "rubberBand.ratio"),
+            (#"{"template": "media", "rubberBand": {"ratio": 1.5}}"#, "rubberBand.ratio"),
+            (
+                #"{"template": "media", "tabBar": {"indicator": {"overscroll": "wobble"}}}"#,
+                "tabBar.indicator.overscroll"
+            ),
+            (#"{"template": "media", "tabBar": {"indicator": {"tracking": "lazy"}}}"#, "tabBar.indicator.tracking"),
+        ]
+        for (body, field) in cases {
+            let reply = await api.send("POST", "/v1/sessions", json: body)
+            #expect(reply.status == 400 && reply.field == field, "\(body)")
+        }
+        let id = try await api.create(#"{"template": "media", "initialPage": 2}"#)
+        var reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)",
+            json: #"{"rubberBand": {"style": "linear"}, "tabBar": {"indicator": {"overscroll": "bounce"}}}"#)
+        #expect(reply.status == 200 && reply["version"] == 2 && reply["overscroll"] == .null)
+        reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"windowOffset": 468}"#)
+        #expect(abs((reply["pageOffset"]?.numberValue ?? 0) - 858) < 1e-6)
+        #expect(abs((reply["indicator"]?["x"]?.numberValue ?? 0) - 286) < 1e-6)
+        reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)", json: #"{"tabBar": {"indicator": {"tracking": "settled"}}}"#)
+        #expect(reply["overscroll"] == .null && reply["version"] == 4 && reply["indicator"]?["x"] == 260)
     }
 }
