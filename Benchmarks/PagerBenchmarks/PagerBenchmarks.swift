@@ -36,6 +36,30 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // SPEC §5: the same scroll in a right-to-left, vertical pager with a rubber band, pulled past
+    // its last page (an overscroll, the indicator bouncing), next to the plain scroll above.
+    for count in [4, 1000] {
+        var wave2 = pager(pages: count)
+        var settings = wave2.settings
+        settings.layoutDirection = .rtl
+        settings.orientation = .vertical
+        settings.rubberBand.style = .resistance
+        settings.tabBar.indicatorOverscroll = .bounce
+        wave2 = try! wave2.applying(.updateSettings(settings)).pager
+        let atEnd = try! wave2.applying(.select(.index(count - 1), path: .direct)).pager
+        Benchmark("model: scroll past the end, rtl + vertical + overscroll (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try! atEnd.applying(.scroll(.progress(0.37)))) }
+        }
+        Benchmark("model: indicator and tab bar in an overscroll, rtl + vertical (\(count) pages)") { benchmark in
+            let pulled = try! atEnd.applying(.scroll(.progress(0.37))).pager
+            for _ in benchmark.scaledIterations {
+                blackHole(pulled.indicator)
+                blackHole(pulled.tabBar)
+                blackHole(pulled.pageOffset)
+            }
+        }
+    }
+
     let thousand = pager(pages: 1000)
     let first = try! thousand.applying(.select(.index(0), path: .direct)).pager
     Benchmark("model: select 0 → 999 with 999 keyframes (1000 pages)") { benchmark in
