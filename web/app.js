@@ -35,12 +35,25 @@ function accept(next) {
   if (!animating) render(state);
 }
 
+// Where page `position` (a logical index, or one a loop period away) sits along the track: the
+// server's page offsets are physical (mirrored right to left, by height when vertical), so the
+// cards are placed the same way and the track moves by the offset as given.
+function placeAt(s, position) {
+  if (s.orientation === "vertical") return position * s.viewport.height;
+  const W = s.viewport.width;
+  return s.layoutDirection === "rtl" ? (s.pageCount - 1 - position) * W : position * W;
+}
+
 function render(s, frame = {}) {
   const W = s.viewport.width;
+  const vertical = s.orientation === "vertical";
   const pageOffset = frame.pageOffset ?? s.pageOffset;
   const indicator = frame.indicator === undefined ? s.indicator : frame.indicator;
   const tabBarOffset = frame.tabBarOffset ?? s.tabBar.offset;
   document.documentElement.style.setProperty("--viewport-width", `${W}px`);
+  document.documentElement.style.setProperty("--viewport-height", `${s.viewport.height}px`);
+  $("device").classList.toggle("vertical", vertical);
+  $("device").dir = s.layoutDirection;
   $("pager").hidden = false;
   $("status").textContent = `session ${s.id} · ${s.mode} · ${s.pageCount} pages`;
 
@@ -80,8 +93,13 @@ function render(s, frame = {}) {
   for (const { page, position } of placed) {
     const card = document.createElement("div");
     card.className = "page";
-    card.style.left = `${position * W}px`;
-    card.style.width = `${W}px`;
+    if (vertical) {
+      card.style.top = `${placeAt(s, position)}px`;
+      card.style.height = `${s.viewport.height}px`;
+    } else {
+      card.style.left = `${placeAt(s, position)}px`;
+      card.style.width = `${W}px`;
+    }
     const content = page.content || {};
     card.style.background = content.color || "#8e8e93";
     card.innerHTML = "";
@@ -107,7 +125,7 @@ function render(s, frame = {}) {
     }
     track.appendChild(card);
   }
-  track.style.transform = `translateX(${-pageOffset}px)`;
+  track.style.transform = vertical ? `translateY(${-pageOffset}px)` : `translateX(${-pageOffset}px)`;
 
   $("empty").hidden = !s.empty || !s.emptyState;
   if (s.empty && s.emptyState) {
@@ -126,6 +144,10 @@ function render(s, frame = {}) {
   $("fact-index").textContent = s.index;
   $("fact-offset").textContent = pageOffset;
   $("fact-transition").textContent = s.transition ? JSON.stringify(s.transition) : "none";
+  $("fact-overscroll").textContent = s.overscroll ? JSON.stringify(s.overscroll) : "none";
+  $("direction").setAttribute("aria-pressed", String(s.layoutDirection === "rtl"));
+  $("orientation").setAttribute("aria-pressed", String(vertical));
+  $("rubber-band").setAttribute("aria-pressed", String(rubberBand !== "none"));
 }
 
 // The current page, its preloaded neighbours, and copies one period away so a loop's seam shows
@@ -203,15 +225,19 @@ async function select(index) {
 
 function startDrag(event) {
   if (!state || state.empty || animating) return;
-  drag = { startX: event.clientX, progress: 0, frame: 0, sending: null, dirty: false };
+  drag = { startX: event.clientX, startY: event.clientY, progress: 0, frame: 0, sending: null, dirty: false };
   $("viewport").setPointerCapture(event.pointerId);
   $("viewport").classList.add("dragging");
 }
 
 function moveDrag(event) {
   if (!drag) return;
-  const W = state.viewport.width;
-  drag.progress = Math.max(-1, Math.min(1, (drag.startX - event.clientX) / W));
+  // Progress is logical (+ toward the next page): dragging against the reading direction, or up.
+  let travel;
+  if (state.orientation === "vertical") travel = (drag.startY - event.clientY) / state.viewport.height;
+  else if (state.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / state.viewport.width;
+  else travel = (drag.startX - event.clientX) / state.viewport.width;
+  drag.progress = Math.max(-1, Math.min(1, travel));
   // At most one report per animation frame, and never two in flight at once.
   if (!drag.frame) drag.frame = requestAnimationFrame(() => { drag && (drag.frame = 0, report()); });
 }
@@ -239,8 +265,21 @@ async function endDrag() {
   if (finished.sending) await finished.sending;
   if (finished.progress === 0) return;
   accept(await call("POST", sessionPath("/scroll"), { progress: finished.progress }));
-  const completed = Math.abs(finished.progress) > 0.5;
-  accept(await call("POST", sessionPath("/transition"), { phase: "end", completed }));
+  // A pull past an end (a rubber band) counts as completed from a quarter of the page; the
+  // server then asks for the trailing action, if the pager offers one there.
+  const pulled = state && state.overscroll;
+  const completed = Math.abs(finished.progress) > (pulled ? 0.25 : 0.5);
+  const released = await call("POST", sessionPath("/transition"), { phase: "end", completed });
+  accept(released);
+  if (released && released.actionRequested && released.actionRequested.id === "add-bottle") await addBottle();
+}
+
+// The demo's own memory of the rubber band it asked for (the state document reports the
+// overscroll, not the setting).
+let rubberBand = "none";
+
+async function patchSettings(patch) {
+  accept(await call("PATCH", sessionPath(), patch));
 }
 
 async function addBottle() {
@@ -249,6 +288,7 @@ async function addBottle() {
   accept(await call("POST", sessionPath("/pages"), {
     page: { id: `bottle-${n}`, title: `Bottle ${state.pageCount + 1}`,
       content: { emoji: emojis[state.pageCount % emojis.length], color: "#34c759", coins: 0, goal: 100 } },
+    then: "select",
   }));
 }
 
@@ -274,6 +314,15 @@ function wire() {
     }));
   });
   $("pop").addEventListener("click", async () => accept(await call("DELETE", sessionPath(`/pages/${state.page.id}/stack`))));
+  $("direction").addEventListener("click", () =>
+    patchSettings({ layoutDirection: state.layoutDirection === "rtl" ? "ltr" : "rtl" }));
+  $("orientation").addEventListener("click", () =>
+    patchSettings(state.orientation === "vertical"
+      ? { orientation: "horizontal" } : { orientation: "vertical", viewport: { height: 420 } }));
+  $("rubber-band").addEventListener("click", async () => {
+    rubberBand = rubberBand === "none" ? "linear" : "none";
+    await patchSettings({ rubberBand: { style: rubberBand }, tabBar: { indicator: { overscroll: "bounce" } } });
+  });
   const viewport = $("viewport");
   viewport.addEventListener("pointerdown", startDrag);
   viewport.addEventListener("pointermove", moveDrag);

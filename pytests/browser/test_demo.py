@@ -136,3 +136,72 @@ def test_piggybank_empty_state_and_posepicker_stack(pagerd, browser):
     shot(browser, "7-posepicker-pushed")
     browser.find_element(By.ID, "pop").click()
     wait_for(browser, lambda d: state_of(pagerd, sid)["page"]["stack"] == [])
+
+
+def drag(browser, start, steps, step):
+    """Presses at `start` (offset from the viewport's centre), moves `steps` times by `step` and
+    holds; the caller releases."""
+    viewport = browser.find_element(By.ID, "viewport")
+    actions = ActionChains(browser, duration=50)
+    actions.move_to_element_with_offset(viewport, *start).click_and_hold()
+    for _ in range(steps):
+        actions.move_by_offset(*step)
+    actions.perform()
+
+
+def tab_lefts(browser):
+    return browser.execute_script(
+        "return [...document.querySelectorAll('.tab')].map(t => parseFloat(t.style.left));")
+
+
+def test_right_to_left_vertical_and_a_pull_past_the_last_bottle(pagerd, browser):
+    browser.get(f"http://127.0.0.1:{pagerd.port}/")
+    create_in_page(browser, "media")
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tab")) == 3)
+    sid = browser.execute_script("return location.hash").split("=", 1)[1]
+
+    # Right to left: the first tab is drawn on the right, and dragging right goes forward.
+    browser.find_element(By.ID, "direction").click()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["layoutDirection"] == "rtl")
+    wait_for(browser, lambda d: tab_lefts(d) == [260, 130, 0])
+    wait_for(browser, lambda d: abs(indicator_left(d) - 260) < 1)
+    drag(browser, (-150, 0), 6, (39, 0))  # 234 px to the right: progress 0.6
+    wait_for(browser, lambda d: (state_of(pagerd, sid).get("transition") or {}).get("progress") == pytest.approx(0.6, abs=0.01))
+    state = state_of(pagerd, sid)
+    assert state["transition"]["direction"] == "forward" and state["pageOffset"] == pytest.approx(780 - 234, abs=1e-6)
+    wait_for(browser, lambda d: abs(indicator_left(d) - state["indicator"]["x"]) < 1)
+    shot(browser, "8-rtl-dragging")
+    ActionChains(browser).release().perform()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 1 and state_of(pagerd, sid)["transition"] is None)
+
+    # Vertical, 420 points a page: the track moves up by the page offset, and dragging up goes forward.
+    browser.find_element(By.ID, "orientation").click()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["orientation"] == "vertical")
+    assert state_of(pagerd, sid)["viewport"] == {"width": 390, "height": 420}
+    wait_for(browser, lambda d: "translateY(-420px)" in d.find_element(By.ID, "track").get_attribute("style"))
+    drag(browser, (0, 150), 6, (0, -42))  # 252 px up: progress 0.6
+    wait_for(browser, lambda d: (state_of(pagerd, sid).get("transition") or {}).get("to") == 2)
+    ActionChains(browser).release().perform()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 2)
+    wait_for(browser, lambda d: "translateY(-840px)" in d.find_element(By.ID, "track").get_attribute("style"))
+    shot(browser, "9-vertical")
+
+    # PiggyBank with a rubber band: pulling past the last bottle bounces, and letting go asks for
+    # a new bottle, which the page adds and shows.
+    create_in_page(browser, "piggybank")
+    wait_for(browser, lambda d: d.find_element(By.ID, "empty-action").is_displayed())
+    bank = browser.execute_script("return location.hash").split("=", 1)[1]
+    browser.find_element(By.ID, "empty-action").click()
+    wait_for(browser, lambda d: state_of(pagerd, bank)["pageCount"] == 1)
+    browser.find_element(By.ID, "rubber-band").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "rubber-band").get_attribute("aria-pressed") == "true")
+    drag(browser, (150, 0), 6, (-26, 0))  # 156 px left past the end: progress 0.4
+    wait_for(browser, lambda d: (state_of(pagerd, bank).get("overscroll") or {}).get("progress") == pytest.approx(0.4, abs=0.01))
+    assert state_of(pagerd, bank)["overscroll"]["edge"] == "end"
+    wait_for(browser, lambda d: "translateX(-156px)" in d.find_element(By.ID, "track").get_attribute("style")
+             or "translateX(-156." in d.find_element(By.ID, "track").get_attribute("style"))
+    shot(browser, "10-piggybank-pulled")
+    ActionChains(browser).release().perform()
+    wait_for(browser, lambda d: state_of(pagerd, bank)["pageCount"] == 2 and state_of(pagerd, bank)["index"] == 1)
+    assert state_of(pagerd, bank)["overscroll"] is None
+    shot(browser, "11-piggybank-new-bottle")
