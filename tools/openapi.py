@@ -23,6 +23,8 @@ NUMBER = {"type": "number"}
 INTEGER = {"type": "integer"}
 INDEX = {"type": "integer", "minimum": 0, "maximum": 9007199254740991}
 ANIMATION = {"enum": ["stepped", "direct", "capped"]}
+COLOR = {"type": "string", "pattern": "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"}
+SCALE = {"type": "number", "exclusiveMinimum": 0, "maximum": 100}
 THEN = {"enum": ["stay", "select"], "description": "select: the inserted page becomes current."}
 LENGTH = {"type": "number", "exclusiveMinimum": 0, "maximum": 1e9}
 SPACING = {"type": "number", "minimum": 0, "maximum": 1e9}
@@ -85,17 +87,22 @@ SCHEMAS = {
     "Action": obj({"id": ID, "title": STRING}, ["id", "title"]),
     "EmptyState": obj({"title": STRING, "action": nullable(ref("Action"))}, ["title"]),
     "Tab": obj(
-        {"index": INTEGER, "id": STRING, "title": STRING, "x": NUMBER, "width": NUMBER},
-        ["index", "id", "title", "x", "width"],
+        {"index": INTEGER, "id": STRING, "title": STRING, "x": NUMBER, "width": NUMBER,
+         "selection": {"type": "number", "minimum": 0, "maximum": 1, "description": "How strongly the tab is highlighted."},
+         "selected": {"type": "boolean", "description": "True for exactly one tab."},
+         "color": {"type": "string", "pattern": "^#[0-9A-F]{8}$", "description": "Only when tabBar.title is set."},
+         "scale": {"type": "number", "description": "Only when tabBar.title is set."}},
+        ["index", "id", "title", "x", "width", "selection", "selected"],
     ),
     "Indicator": obj(
         {
             "x": {"type": "number", "description": "Unwrapped left edge; outside the bar while wrapping a loop's seam."},
             "width": NUMBER,
             "height": NUMBER,
+            "alpha": {"type": "number", "minimum": 0, "maximum": 1, "description": "1, except while a fade indicator crosses between tabs."},
             "segments": {"type": "array", "items": ref("Frame"), "maxItems": 2},
         },
-        ["x", "width", "height", "segments"],
+        ["x", "width", "height", "alpha", "segments"],
     ),
     "TabBar": obj(
         {"layout": {"enum": ["fixed", "scrollable", "none"]}, "contentWidth": NUMBER, "offset": NUMBER},
@@ -136,6 +143,10 @@ SCHEMAS = {
             "emptyState": nullable(ref("EmptyState")),
             "viewport": obj({"width": NUMBER, "height": NUMBER}, ["width", "height"]),
             "pageOffset": NUMBER,
+            "visible": {"type": "array", "items": obj({"index": INTEGER, "id": STRING,
+                                                        "fraction": {"type": "number", "minimum": 0, "maximum": 1}},
+                                                       ["index", "id", "fraction"]),
+                        "description": "The pages on screen with the fraction of each."},
             "tabs": {"type": "array", "items": ref("Tab")},
             "indicator": nullable(ref("Indicator")),
             "tabBar": ref("TabBar"),
@@ -154,7 +165,7 @@ SCHEMAS = {
         },
         [
             "id", "version", "mode", "layoutDirection", "orientation", "swipe", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
-            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "tabs",
+            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "visible", "tabs",
             "indicator", "tabBar", "overscroll", "transition",
         ],
     ),
@@ -177,10 +188,13 @@ SCHEMAS = {
                         "tabPadding": SPACING,
                         "charWidth": LENGTH,
                         "indicator": nullable(obj({
-                            "style": {"enum": ["linear", "elastic"]}, "height": LENGTH,
+                            "style": {"enum": ["linear", "elastic", "fade"]}, "height": LENGTH,
+                            "progressive": {"type": "boolean", "description": "Fill from the bar's start; not with mode loop."},
                             "overscroll": {"enum": ["none", "bounce", "compress"]},
                             "tracking": {"enum": ["continuous", "halfway", "settled"]},
                         })),
+                        "title": nullable(obj({"color": COLOR, "selectedColor": COLOR,
+                                               "scale": SCALE, "selectedScale": SCALE})),
                     }
                 )
             ),

@@ -54,6 +54,15 @@ public struct JSONReader {
         return string
     }
 
+    /// A colour member: `#RRGGBB` or `#RRGGBBAA`.
+    public func color(_ key: String) throws(PagerError) -> RGBA? {
+        guard let text = try string(key) else { return nil }
+        guard let color = RGBA(hex: text) else {
+            throw .invalid(field: field(key), "'\(text)' is not a colour: use #RRGGBB or #RRGGBBAA.")
+        }
+        return color
+    }
+
     /// A number member; JSON numbers are always finite.
     public func number(_ key: String) throws(PagerError) -> Double? {
         guard let value = value(key) else { return nil }

@@ -109,7 +109,9 @@ extension PagerSettings {
             if let ratio = try band.number("ratio") { rubberBand.ratio = ratio }
         }
         if let bar = try reader.object("tabBar") {
-            try bar.allowOnly(["layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator"])
+            try bar.allowOnly([
+                "layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator", "title",
+            ])
             if let layout = try bar.choice("layout", as: TabLayout.self) { tabBar.layout = layout }
             if let value = try bar.number("spacing") { tabBar.spacing = value }
             if let value = try bar.number("inset") { tabBar.inset = value }
@@ -117,7 +119,8 @@ extension PagerSettings {
             if let value = try bar.number("tabPadding") { tabBar.tabPadding = value }
             if let value = try bar.number("charWidth") { tabBar.charWidth = value }
             if let indicator = try bar.object("indicator") {
-                try indicator.allowOnly(["style", "height", "overscroll", "tracking"])
+                try indicator.allowOnly(["style", "height", "overscroll", "tracking", "progressive"])
+                if let progressive = try indicator.boolean("progressive") { tabBar.indicatorProgressive = progressive }
                 if let style = try indicator.choice("style", as: IndicatorStyle.self) { tabBar.indicatorStyle = style }
                 if let height = try indicator.number("height") { tabBar.indicatorHeight = height }
                 if let overscroll = try indicator.choice("overscroll", as: IndicatorOverscroll.self) {
@@ -126,6 +129,15 @@ extension PagerSettings {
                 if let tracking = try indicator.choice("tracking", as: IndicatorTracking.self) {
                     tabBar.indicatorTracking = tracking
                 }
+            }
+            if let title = try bar.object("title") {
+                try title.allowOnly(["color", "selectedColor", "scale", "selectedScale"])
+                var style = TitleStyle()
+                if let color = try title.color("color") { style.color = color }
+                if let color = try title.color("selectedColor") { style.selectedColor = color }
+                if let scale = try title.number("scale") { style.scale = scale }
+                if let scale = try title.number("selectedScale") { style.selectedScale = scale }
+                tabBar.title = style
             }
         }
         if let preload = try reader.integer("preload") { self.preload = preload }
@@ -155,10 +167,18 @@ extension PagerSettings {
                     "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
                     "overscroll": .string(tabBar.indicatorOverscroll.rawValue),
                     "tracking": .string(tabBar.indicatorTracking.rawValue),
+                    "progressive": .bool(tabBar.indicatorProgressive),
                 ],
             ],
             "preload": .number(Double(preload)),
         ]
+        if let title = tabBar.title, case .object(var bar) = object["tabBar"] ?? .null {
+            bar["title"] = [
+                "color": .string(title.color.hex), "selectedColor": .string(title.selectedColor.hex),
+                "scale": .number(title.scale), "selectedScale": .number(title.selectedScale),
+            ]
+            object["tabBar"] = .object(bar)
+        }
         if let trailingAction { object["trailingAction"] = trailingAction.json }
         if let emptyState {
             var empty: JSONObject = ["title": .string(emptyState.title)]

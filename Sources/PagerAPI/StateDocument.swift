@@ -53,6 +53,16 @@ public enum StateDocument {
         w.field("height"); w.number(pager.settings.viewportHeight)
         w.endObject()
         w.field("pageOffset"); w.number(pager.pageOffset)
+        w.field("visible")
+        w.beginArray()
+        for page in pager.visible {
+            w.beginObject()
+            w.field("index"); w.int(page.index)
+            w.field("id"); w.string(page.id)
+            w.field("fraction"); w.number(page.fraction)
+            w.endObject()
+        }
+        w.endArray()
         w.field("tabs")
         w.beginArray()
         for tab in pager.tabs {
@@ -62,12 +72,15 @@ public enum StateDocument {
             w.field("title"); w.string(tab.title)
             w.field("x"); w.number(tab.frame.x)
             w.field("width"); w.number(tab.frame.width)
+            w.field("selection"); w.number(tab.selection)
+            w.field("selected"); w.bool(tab.selected)
+            if let color = tab.color { w.field("color"); w.string(color.hex) }
+            if let scale = tab.scale { w.field("scale"); w.number(scale) }
             w.endObject()
         }
         w.endArray()
-        let current = pager.indicator
+        let (current, bar) = pager.indicatorAndTabBar
         w.field("indicator"); indicator(current, &w)
-        let bar = pager.tabBar(for: current)
         w.field("tabBar")
         w.beginObject()
         w.field("layout"); w.string(bar.layout.rawValue)
@@ -187,6 +200,7 @@ public enum StateDocument {
         w.field("x"); w.number(indicator.x)
         w.field("width"); w.number(indicator.width)
         w.field("height"); w.number(indicator.height)
+        w.field("alpha"); w.number(indicator.alpha)
         w.field("segments")
         w.beginArray()
         for segment in indicator.segments {

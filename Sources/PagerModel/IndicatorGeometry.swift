@@ -11,6 +11,8 @@ public struct Indicator: Sendable, Equatable {
     /// The visible pieces, clipped to [0, contentWidth]: the piece inside the bar's unwrapped
     /// range first, then the piece that wrapped around, if any.
     public var segments: [Frame]
+    /// The opacity: 1, except while a `fade` indicator crosses between tabs.
+    public var alpha: Double = 1
 }
 
 /// The indicator formulas of SPEC §2.3.
@@ -25,7 +27,8 @@ enum IndicatorGeometry {
     /// The frame between `current` and `target` at progress `f` in `style`.
     static func interpolate(from current: Frame, to target: Frame, progress f: Double, style: IndicatorStyle) -> Frame {
         switch style {
-        case .linear:
+        case .linear, .fade:
+            // A fading indicator does not move (the caller places it); linear is its fallback.
             return Frame(x: lerp(current.x, target.x, f), width: lerp(current.width, target.width, f))
         case .elastic:
             let left: Double, right: Double

@@ -47,7 +47,8 @@ extension Pager {
         guard mirrorsTabBar else { return indicator }
         let frame = reportedFrame(Frame(x: indicator.x, width: indicator.width))
         return Indicator(
-            x: frame.x, width: frame.width, height: indicator.height, segments: indicator.segments.map(reportedFrame))
+            x: frame.x, width: frame.width, height: indicator.height, segments: indicator.segments.map(reportedFrame),
+            alpha: indicator.alpha)
     }
 
     /// A scrollable tab bar's offset as reported: o′ = max(0, C − W) − o when right to left.

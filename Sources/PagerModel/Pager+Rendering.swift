@@ -34,6 +34,13 @@ public struct Tab: Sendable, Equatable {
     public var id: String
     public var title: String
     public var frame: Frame
+    /// How strongly it is highlighted, in [0, 1] (SPEC §5.8).
+    public var selection: Double
+    /// Whether it is the one selected tab.
+    public var selected: Bool
+    /// Its title colour and scale, when `tabBar.title` is set.
+    public var color: RGBA?
+    public var scale: Double?
 }
 
 extension Pager {
@@ -105,52 +112,129 @@ extension Pager {
         return (overscroll.edge == .end ? 1 : -1) * displacement / extent
     }
 
-    /// Every tab's frame (mirrored when right to left); empty without a tab bar or pages.
+    /// Every tab's frame (mirrored when right to left), highlight and title style; empty
+    /// without a tab bar or pages.
     public var tabs: [Tab] {
         guard geometry.hasTabs else { return [] }
-        return pages.indices.map {
-            Tab(index: $0, id: pages[$0].id, title: pages[$0].title, frame: reportedFrame(geometry.frame($0)))
+        let highlight = self.highlight
+        let title = settings.tabBar.title
+        return pages.indices.map { position in
+            let selection = highlight.selection(of: position)
+            return Tab(
+                index: position, id: pages[position].id, title: pages[position].title,
+                frame: reportedFrame(geometry.frame(position)), selection: selection,
+                selected: position == highlight.selected,
+                color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
+                scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection })
         }
+    }
+
+    /// The tabs' highlight (SPEC §5.8): tab c at rest or in an overscroll; during a transition
+    /// from c to t at f, by the tracking.
+    struct Highlight {
+        var current: Int?
+        var target: Int?
+        var progress = 0.0
+        var continuous = true
+        var selected: Int?
+
+        func selection(of position: Int) -> Double {
+            guard let target else { return position == current ? 1 : 0 }
+            if !continuous { return position == selected ? 1 : 0 }
+            if position == current { return 1 - progress }
+            return position == target ? progress : 0
+        }
+    }
+
+    var highlight: Highlight {
+        guard let index else { return Highlight() }
+        guard let transition else { return Highlight(current: index, selected: index) }
+        let halfway = transition.progress >= 0.5 - 1e-9 ? transition.to : transition.from
+        switch settings.tabBar.indicatorTracking {
+        case .continuous:
+            return Highlight(current: index, target: transition.to, progress: transition.progress, selected: halfway)
+        case .halfway:
+            return Highlight(current: index, target: transition.to, continuous: false, selected: halfway)
+        case .settled:
+            return Highlight(current: index, target: transition.to, continuous: false, selected: index)
+        }
+    }
+
+    /// The pages on screen with the fraction of each (SPEC §5.11): an entry whose fraction·E is
+    /// at most 1 point is left out.
+    public var visible: [VisiblePage] {
+        guard let index else { return [] }
+        guard let transition else { return [VisiblePage(index: index, id: pages[index].id, fraction: 1)] }
+        let extent = pageExtent
+        let f = transition.progress
+        return [(index, 1 - f), (transition.to, f)]
+            .filter { $0.1 * extent > 1 + 1e-9 }
+            .map { VisiblePage(index: $0.0, id: pages[$0.0].id, fraction: $0.1) }
     }
 
     /// The indicator now: at rest on the current tab, or between tabs during a transition
     /// (mirrored when right to left).
-    public var indicator: Indicator? {
-        guard let index, geometry.hasTabs else { return nil }
-        return reportedIndicator(indicatorFrame(at: index, transition: transition, overscroll: overscroll))
-    }
+    public var indicator: Indicator? { indicatorAndTabBar.indicator }
 
     /// The tab bar's layout, content width and scroll offset.
-    public var tabBar: TabBarState { tabBar(for: indicator) }
+    public var tabBar: TabBarState { indicatorAndTabBar.tabBar }
 
-    /// The tab bar's state for an indicator already computed (`indicator` of this pager), so a
-    /// caller that reports both computes the indicator once.
-    public func tabBar(for indicator: Indicator?) -> TabBarState {
+    /// The indicator and the tab bar's state, computed together (the bar's offset follows the
+    /// indicator's frame from before a progressive fill replaces it).
+    public var indicatorAndTabBar: (indicator: Indicator?, tabBar: TabBarState) {
         let layout = settings.tabBar.layout
-        guard layout != .none else { return TabBarState(layout: .none, contentWidth: 0, offset: 0) }
-        // Mirroring is its own inverse: the reported frame mirrored again is the computed one.
-        let offset = indicator.map { barOffset(for: reportedFrame(Frame(x: $0.x, width: $0.width))) } ?? 0
-        return TabBarState(layout: layout, contentWidth: geometry.contentWidth, offset: reportedBarOffset(offset))
+        guard layout != .none else { return (nil, TabBarState(layout: .none, contentWidth: 0, offset: 0)) }
+        guard let index, geometry.hasTabs else {
+            return (nil, TabBarState(layout: layout, contentWidth: geometry.contentWidth, offset: 0))
+        }
+        let placed = indicatorFrame(at: index, transition: transition, overscroll: overscroll)
+        let bar = TabBarState(
+            layout: layout, contentWidth: geometry.contentWidth, offset: reportedBarOffset(barOffset(for: placed.frame))
+        )
+        return (reportedIndicator(placed.indicator), bar)
     }
 
     /// The keyframe at rest on page `position`, as reported.
     func keyframe(at position: Int) -> Keyframe {
-        let indicator = geometry.hasTabs ? indicatorFrame(at: position, transition: nil) : nil
+        let placed = geometry.hasTabs ? indicatorFrame(at: position, transition: nil) : nil
         return Keyframe(
             index: position, pageOffset: reportedPageOffset(Double(position)),
-            indicator: indicator.map(reportedIndicator),
-            tabBarOffset: reportedBarOffset(indicator.map { barOffset(for: Frame(x: $0.x, width: $0.width)) } ?? 0))
+            indicator: placed.map { reportedIndicator($0.indicator) },
+            tabBarOffset: reportedBarOffset(placed.map { barOffset(for: $0.frame) } ?? 0))
     }
 
-    /// The indicator's frame F and segments, left to right (SPEC §2.3, §5.3, §5.4): at rest on
-    /// `position`, between tabs during `transition` by the tracking, or past an end.
-    private func indicatorFrame(at position: Int, transition: Transition?, overscroll: Overscroll? = nil) -> Indicator {
+    /// The indicator left to right (SPEC §5.0's steps 2–4) and its frame F before a progressive
+    /// fill, which the tab bar's offset follows.
+    private func indicatorFrame(
+        at position: Int, transition: Transition?, overscroll: Overscroll? = nil
+    ) -> (indicator: Indicator, frame: Frame) {
+        let placed = placedIndicator(at: position, transition: transition, overscroll: overscroll)
+        let frame = Frame(x: placed.x, width: placed.width)
+        guard settings.tabBar.indicatorProgressive else { return (placed, frame) }
+        // Step 4: the fill runs from the bar's start to F's right edge.
+        let right = placed.x + placed.width
+        let clipped = min(right, geometry.contentWidth)
+        let filled = Indicator(
+            x: 0, width: right, height: placed.height,
+            segments: clipped > 0 ? [Frame(x: 0, width: clipped)] : [], alpha: placed.alpha)
+        return (filled, frame)
+    }
+
+    /// The indicator's frame F and segments, left to right (SPEC §2.3, §5.3, §5.4, §5.8): at rest
+    /// on `position`, between tabs during `transition` by the tracking and style, or past an end.
+    private func placedIndicator(at position: Int, transition: Transition?, overscroll: Overscroll?) -> Indicator {
         let current = geometry.frame(position)
         let contentWidth = geometry.contentWidth
         let height = settings.tabBar.indicatorHeight
         let tracking = settings.tabBar.indicatorTracking
         if let transition {
             switch tracking {
+            case .continuous where settings.tabBar.indicatorStyle == .fade:
+                let shown = transition.progress >= 0.5 - 1e-9 ? transition.to : transition.from
+                let frame = geometry.frame(shown)
+                return Indicator(
+                    x: frame.x, width: frame.width, height: height, segments: [frame],
+                    alpha: abs(1 - 2 * transition.progress))
             case .continuous:
                 var target = geometry.frame(transition.to)
                 // Across a loop's seam the target is taken one period away, so the indicator keeps

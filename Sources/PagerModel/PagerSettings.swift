@@ -22,6 +22,9 @@ public enum IndicatorStyle: String, Sendable, CaseIterable {
     case linear
     /// The leading edge leads and the trailing edge follows, so the indicator stretches.
     case elastic
+    /// It stays on a tab and fades out and in: the current tab's frame until half way, then the
+    /// target's, with alpha |1 − 2f| (SPEC §5.8).
+    case fade
 }
 
 /// Which way a page move goes.
@@ -131,6 +134,10 @@ public struct TabBarSettings: Sendable, Equatable {
     public var indicatorOverscroll = IndicatorOverscroll.none
     /// How the indicator follows a transition.
     public var indicatorTracking = IndicatorTracking.continuous
+    /// Whether the indicator fills from the bar's start to the current position (SPEC §5.8).
+    public var indicatorProgressive = false
+    /// Title colours and scales; nil reports none.
+    public var title: TitleStyle?
     /// Reported as is.
     public var indicatorHeight: Double = 2
 
@@ -173,6 +180,19 @@ public struct PagerSettings: Sendable, Equatable {
         try Page.validatePositive(viewportHeight, field: "viewport.height")
         guard rubberBand.ratio.isFinite, rubberBand.ratio > 0, rubberBand.ratio <= 1 else {
             throw .invalid(field: "rubberBand.ratio", "Must be a number in (0, 1].")
+        }
+        if let title = tabBar.title {
+            for (value, field) in [
+                (title.scale, "tabBar.title.scale"), (title.selectedScale, "tabBar.title.selectedScale"),
+            ] {
+                guard value.isFinite, value > 0, value <= TitleStyle.maxScale else {
+                    throw .invalid(field: field, "Must be a number in (0, \(Int(TitleStyle.maxScale))].")
+                }
+            }
+        }
+        if tabBar.indicatorProgressive, mode == .loop {
+            throw .invalid(
+                field: "tabBar.indicator.progressive", "A progressive indicator does not combine with a loop.")
         }
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")

@@ -108,6 +108,17 @@ enum StoredRecord {
         w.number(settings.rubberBand.ratio)
         w.string(bar.indicatorOverscroll.rawValue)
         w.string(bar.indicatorTracking.rawValue)
+        w.bool(bar.indicatorProgressive)
+        if let title = bar.title {
+            w.beginArray()
+            w.string(title.color.hex)
+            w.string(title.selectedColor.hex)
+            w.number(title.scale)
+            w.number(title.selectedScale)
+            w.endArray()
+        } else {
+            w.null()
+        }
         w.endArray()
     }
 
@@ -203,6 +214,16 @@ enum StoredRecord {
         settings.rubberBand.ratio = try fields.number()
         settings.tabBar.indicatorOverscroll = try fields.enumeration()
         settings.tabBar.indicatorTracking = try fields.enumeration()
+        guard !fields.isAtEnd else { return settings }
+        settings.tabBar.indicatorProgressive = try fields.bool()
+        settings.tabBar.title = try fields.optionalArray { title throws(RecordError) -> TitleStyle in
+            var style = TitleStyle()
+            style.color = try title.color()
+            style.selectedColor = try title.color()
+            style.scale = try title.number()
+            style.selectedScale = try title.number()
+            return style
+        }
         return settings
     }
 
@@ -251,6 +272,17 @@ struct Fields {
     mutating func number() throws(RecordError) -> Double {
         guard let value = try take("a number").numberValue else { throw RecordError("a number was expected") }
         return value
+    }
+
+    mutating func bool() throws(RecordError) -> Bool {
+        guard let value = try take("a boolean").boolValue else { throw RecordError("a boolean was expected") }
+        return value
+    }
+
+    mutating func color() throws(RecordError) -> RGBA {
+        let text = try string()
+        guard let color = RGBA(hex: text) else { throw RecordError("'\(text)' is not a colour") }
+        return color
     }
 
     mutating func int() throws(RecordError) -> Int {

@@ -38,9 +38,14 @@ struct SessionAPITests {
                 #"{"pages": [{"id": "chat", "title": "Chat"}, {"id": "snap", "title": "Snap"}, {"id": "stories", "title": "Stories"}, {"id": "discover", "title": "Discover"}], "initialPage": 1}"#
         )
         #expect(reply.status == 201)
-        #expect(reply["tabs"]?.arrayValue?.first == ["index": 0, "id": "chat", "title": "Chat", "x": 0, "width": 97.5])
         #expect(
-            reply["indicator"] == ["x": 97.5, "width": 97.5, "height": 2, "segments": [["x": 97.5, "width": 97.5]]])
+            reply["tabs"]?.arrayValue?.first == [
+                "index": 0, "id": "chat", "title": "Chat", "x": 0, "width": 97.5, "selection": 0, "selected": false,
+            ])
+        #expect(
+            reply["indicator"] == [
+                "x": 97.5, "width": 97.5, "height": 2, "alpha": 1, "segments": [["x": 97.5, "width": 97.5]],
+            ])
         #expect(reply["page"] == ["id": "snap", "title": "Snap", "content": .object([:]), "stack": []])
     }
 

@@ -166,4 +166,42 @@ struct WaveTwoAPITests {
             "PATCH", "/v1/sessions/\(id)", json: #"{"tabBar": {"indicator": {"tracking": "settled"}}}"#)
         #expect(reply["overscroll"] == .null && reply["version"] == 4 && reply["indicator"]?["x"] == 260)
     }
+
+    @Test("tab rendering over HTTP: colours and scales, fade alpha, visible; bad values name the member")
+    func tabRendering() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media", "tabBar": {"title": {"scale": 0.8}}}"#)
+        var reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.25}"#)
+        let tabs = reply["tabs"]?.arrayValue ?? []
+        #expect(tabs.map { $0["color"] } == ["#025EAFFF", "#011F3AFF", "#000000FF"])
+        #expect(tabs.map { $0["selected"] } == [true, false, false])
+        #expect(tabs.map { $0["selection"] } == [0.75, 0.25, 0])
+        #expect(
+            reply["visible"] == [
+                ["index": 0, "id": "photos", "fraction": 0.75], ["index": 1, "id": "videos", "fraction": 0.25],
+            ])
+        reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"tabBar": {"indicator": {"style": "fade"}}}"#)
+        #expect(reply["tabs"]?.arrayValue?.first?["scale"] == 1)
+        reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.75}"#)
+        #expect(reply["indicator"]?["x"] == 130 && reply["indicator"]?["alpha"] == 0.5)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)", json: #"{"tabBar": {"title": null}}"#)
+        #expect(reply["tabs"]?.arrayValue?.first?["color"] == nil)
+        let cases: [(String, String)] = [
+            (#"{"template": "media", "tabBar": {"title": {"color": "red"}}}"#, "tabBar.title.color"),
+            (
+                ##"{"template": "media", "tabBar": {"title": {"selectedColor": "#12345"}}}"##,
+                "tabBar.title.selectedColor"
+            ),
+            (#"{"template": "media", "tabBar": {"title": {"scale": 0}}}"#, "tabBar.title.scale"),
+            (#"{"template": "mall", "tabBar": {"indicator": {"progressive": true}}}"#, "tabBar.indicator.progressive"),
+            (#"{"template": "media", "tabBar": {"indicator": {"style": "glow"}}}"#, "tabBar.indicator.style"),
+        ]
+        for (body, field) in cases {
+            let refused = await api.send("POST", "/v1/sessions", json: body)
+            #expect(refused.status == 400 && refused.field == field, "\(body)")
+        }
+        let loop = try await api.create(#"{"template": "media", "tabBar": {"indicator": {"progressive": true}}}"#)
+        let refused = await api.send("PATCH", "/v1/sessions/\(loop)", json: #"{"mode": "loop"}"#)
+        #expect(refused.status == 400 && refused.field == "tabBar.indicator.progressive")
+    }
 }

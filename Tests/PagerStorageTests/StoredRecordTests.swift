@@ -54,6 +54,35 @@ struct StoredRecordTests {
         #expect(read.tabs == pager.tabs)
     }
 
+    @Test("SPEC §5 settings and an overscroll round-trip; a record written before them reads with the defaults")
+    func waveTwo() throws {
+        var settings = PagerSettings()
+        settings.layoutDirection = .rtl
+        settings.orientation = .vertical
+        settings.viewportHeight = 600
+        settings.swipe = .forward
+        settings.rubberBand.style = .resistance
+        settings.rubberBand.ratio = 0.7
+        settings.tabBar.indicatorOverscroll = .compress
+        settings.tabBar.indicatorTracking = .halfway
+        settings.tabBar.indicatorProgressive = true
+        var title = TitleStyle()
+        title.color = RGBA(red: 1, green: 2, blue: 3, alpha: 4)
+        title.selectedScale = 1.25
+        settings.tabBar.title = title
+        let pager = try Pager(pages: [Page(id: "a", title: "A"), Page(id: "b", title: "B")], settings: settings)
+            .applying(.next).pager.applying(.scroll(.progress(0.4))).pager
+        #expect(pager.overscroll == Overscroll(edge: .end, progress: 0.4))
+        let read = try StoredRecord.pager(
+            document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager),
+            version: pager.version)
+        #expect(read == pager && read.pageOffset == pager.pageOffset)
+        let before = #"[1,[["a","A",null,{},[]]],[],["loop",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#
+        let old = try StoredRecord.pager(document: Array(before.utf8), position: Array("[0,null]".utf8), version: 4)
+        #expect(old.settings.layoutDirection == .ltr && old.settings.viewportHeight == 844)
+        #expect(old.settings.rubberBand == RubberBand() && old.overscroll == nil && old.settings.mode == .loop)
+    }
+
     @Test("an empty pager round-trips with no index")
     func emptyPager() throws {
         let pager = try Pager(pages: [])
