@@ -23,6 +23,10 @@ NUMBER = {"type": "number"}
 INTEGER = {"type": "integer"}
 INDEX = {"type": "integer", "minimum": 0, "maximum": 9007199254740991}
 ANIMATION = {"enum": ["stepped", "direct", "capped"]}
+ICON = {"type": "string", "minLength": 1, "maxLength": 2048}
+BADGE = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 32}, {"type": "integer", "minimum": 0, "maximum": 1000000000}]}
+TAB = {"type": "object", "properties": {"icon": ICON, "badge": BADGE}, "additionalProperties": False,
+       "description": "The tab's icon (opaque) and badge, echoed as given."}
 COLOR = {"type": "string", "pattern": "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"}
 SCALE = {"type": "number", "exclusiveMinimum": 0, "maximum": 100}
 THEN = {"enum": ["stay", "select"], "description": "select: the inserted page becomes current."}
@@ -67,7 +71,8 @@ SCHEMAS = {
     "Frame": FRAME,
     "Screen": obj({"id": ID, "title": STRING, "content": OBJECT}, ["id"]),
     "Page": obj(
-        {"id": ID, "title": STRING, "tabWidth": NUMBER, "content": OBJECT, "stack": {"type": "array", "items": ref("Screen")}},
+        {"id": ID, "title": STRING, "tabWidth": NUMBER, "content": OBJECT, "stack": {"type": "array", "items": ref("Screen")},
+         "tab": TAB},
         ["id", "title", "content", "stack"],
     ),
     "PageInput": obj(
@@ -76,6 +81,7 @@ SCHEMAS = {
             "title": {"type": "string", "maxLength": 200},
             "tabWidth": LENGTH,
             "content": OBJECT,
+            "tab": TAB,
             "stack": {"type": "array", "items": ref("Screen")},
         },
         ["id", "title"],
@@ -91,8 +97,9 @@ SCHEMAS = {
          "selection": {"type": "number", "minimum": 0, "maximum": 1, "description": "How strongly the tab is highlighted."},
          "selected": {"type": "boolean", "description": "True for exactly one tab."},
          "color": {"type": "string", "pattern": "^#[0-9A-F]{8}$", "description": "Only when tabBar.title is set."},
-         "scale": {"type": "number", "description": "Only when tabBar.title is set."}},
-        ["index", "id", "title", "x", "width", "selection", "selected"],
+         "scale": {"type": "number", "description": "Only when tabBar.title is set."},
+         "icon": nullable(ICON), "badge": nullable(BADGE)},
+        ["index", "id", "title", "x", "width", "selection", "selected", "icon", "badge"],
     ),
     "Indicator": obj(
         {
@@ -448,7 +455,8 @@ PATHS = {
         "patch": command(
             "Update a page (null tabWidth returns to the estimate) or move it",
             obj({"title": {"type": "string", "maxLength": 200}, "content": nullable(OBJECT),
-                 "tabWidth": nullable(LENGTH), "moveTo": INDEX}),
+                 "tabWidth": nullable(LENGTH), "moveTo": INDEX,
+                 "tab": nullable(obj({"icon": nullable(ICON), "badge": nullable(BADGE)}))}),
             body_required=False, page=True,
         ),
         "delete": command("Remove a page", page=True),

@@ -103,7 +103,7 @@ extension SessionRoutes {
 
     /// `{"title"?, "content"?, "tabWidth"? (null clears it), "moveTo"?}`.
     static func updateCommand(_ request: Request, pageID: String) throws(APIError) -> PagerCommand {
-        let reader = try request.reader(allowing: ["title", "content", "tabWidth", "moveTo"])
+        let reader = try request.reader(allowing: ["title", "content", "tabWidth", "moveTo", "tab"])
         return try reader.read { reader throws(PagerError) in
             var update = PageUpdate()
             if reader.object["title"]?.isNull == true {
@@ -121,6 +121,21 @@ extension SessionRoutes {
                 update.tabWidth = .set(width)
             }
             update.moveTo = try reader.integer("moveTo")
+            if reader.object["tab"]?.isNull == true {
+                update.tab = .clear
+            } else if let tab = try reader.object("tab") {
+                try tab.allowOnly(["icon", "badge"])
+                func member<T>(
+                    _ key: String, _ read: (String) throws(PagerError) -> T?
+                ) throws(PagerError)
+                    -> TabChange.Member<T>
+                {
+                    guard let present = tab.object[key] else { return .keep }
+                    if present.isNull { return .clear }
+                    return try read(key).map { .set($0) } ?? .keep
+                }
+                update.tab = .merge(icon: try member("icon", tab.string), badge: try member("badge", tab.badge))
+            }
             return .update(pageID: pageID, update)
         }
     }

@@ -54,6 +54,18 @@ public struct JSONReader {
         return string
     }
 
+    /// A badge member: a string, or an integer (SPEC §5.12; lengths and ranges are the model's).
+    public func badge(_ key: String) throws(PagerError) -> Badge? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .string(let text): return .text(text)
+        case .number:
+            guard let count = value.intValue else { throw mismatch(key, "a string or an integer", value) }
+            return .count(count)
+        default: throw mismatch(key, "a string or an integer", value)
+        }
+    }
+
     /// A colour member: `#RRGGBB` or `#RRGGBBAA`.
     public func color(_ key: String) throws(PagerError) -> RGBA? {
         guard let text = try string(key) else { return nil }

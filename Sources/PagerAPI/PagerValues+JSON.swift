@@ -50,15 +50,21 @@ extension Page {
     /// Decodes `{id, title, tabWidth?, content?, stack?}`.
     public init(json value: JSONValue, field: String) throws(PagerError) {
         let reader = try JSONReader(value, path: field)
-        try reader.allowOnly(["id", "title", "tabWidth", "content", "stack"])
+        try reader.allowOnly(["id", "title", "tabWidth", "content", "stack", "tab"])
         var stack: [Screen] = []
         for (position, screen) in (try reader.array("stack") ?? []).enumerated() {
             stack.append(try Screen(json: screen, field: "\(field).stack[\(position)]"))
         }
+        var tab: TabDecoration?
+        if let decoration = try reader.object("tab") {
+            try decoration.allowOnly(["icon", "badge"])
+            let made = TabDecoration(icon: try decoration.string("icon"), badge: try decoration.badge("badge"))
+            tab = made.icon == nil && made.badge == nil ? nil : made
+        }
         self.init(
             id: try reader.requiredString("id"), title: try reader.requiredString("title"),
             tabWidth: try reader.number("tabWidth"), content: try reader.rawObject("content") ?? JSONObject(),
-            stack: stack)
+            stack: stack, tab: tab)
     }
 }
 

@@ -76,6 +76,8 @@ public enum StateDocument {
             w.field("selected"); w.bool(tab.selected)
             if let color = tab.color { w.field("color"); w.string(color.hex) }
             if let scale = tab.scale { w.field("scale"); w.number(scale) }
+            w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
+            w.field("badge"); badge(tab.decoration?.badge, &w)
             w.endObject()
         }
         w.endArray()
@@ -159,6 +161,13 @@ public enum StateDocument {
         w.field("id"); w.string(page.id)
         w.field("title"); w.string(page.title)
         if let width = page.tabWidth { w.field("tabWidth"); w.number(width) }
+        if let tab = page.tab {
+            w.field("tab")
+            w.beginObject()
+            if let icon = tab.icon { w.field("icon"); w.string(icon) }
+            if tab.badge != nil { w.field("badge"); badge(tab.badge, &w) }
+            w.endObject()
+        }
         w.field("content"); w.value(.object(page.content))
         w.field("stack")
         w.beginArray()
@@ -171,6 +180,14 @@ public enum StateDocument {
         }
         w.endArray()
         w.endObject()
+    }
+
+    private static func badge(_ badge: Badge?, _ w: inout JSONWriter) {
+        switch badge {
+        case .text(let text): w.string(text)
+        case .count(let count): w.int(count)
+        case nil: w.null()
+        }
     }
 
     private static func optionalInt(_ value: Int?, _ w: inout JSONWriter) {

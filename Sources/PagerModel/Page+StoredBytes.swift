@@ -7,7 +7,7 @@ extension Page {
     /// title, its content's estimated memory and its stack's screens. O(stack depth).
     public var storedBytes: Int {
         Self.overheadBytes + id.utf8.count + title.utf8.count + contentMeasure.memoryBytes
-            + stack.reduce(0) { $0 + $1.storedBytes }
+            + stack.reduce(0) { $0 + $1.storedBytes } + (tab?.storedBytes ?? 0)
     }
 }
 

@@ -16,18 +16,21 @@ extension Page {
         }
     }
 
-    /// Checks every rule a page must meet by itself; `field` prefixes the names in errors.
+    /// Checks every rule a page must meet by itself; `field` prefixes the names in errors (an
+    /// empty prefix names the members alone, as a page PATCH sends them).
     public func validate(field: String, limits: PagerLimits) throws(PagerError) {
-        try Self.validateID(id, field: "\(field).id")
-        try Self.validateTitle(title, field: "\(field).title")
-        if let tabWidth { try Self.validatePositive(tabWidth, field: "\(field).tabWidth") }
-        try Self.validateContent(contentMeasure, field: "\(field).content", limits: limits)
+        func path(_ member: String) -> String { field.isEmpty ? member : "\(field).\(member)" }
+        try Self.validateID(id, field: path("id"))
+        try Self.validateTitle(title, field: path("title"))
+        if let tabWidth { try Self.validatePositive(tabWidth, field: path("tabWidth")) }
+        try Self.validateContent(contentMeasure, field: path("content"), limits: limits)
         guard stack.count <= limits.maxStackDepth else {
-            throw .limitExceeded(field: "\(field).stack", "A stack holds at most \(limits.maxStackDepth) screens.")
+            throw .limitExceeded(field: path("stack"), "A stack holds at most \(limits.maxStackDepth) screens.")
         }
         for (position, screen) in stack.enumerated() {
-            try screen.validate(field: "\(field).stack[\(position)]", limits: limits)
+            try screen.validate(field: "\(path("stack"))[\(position)]", limits: limits)
         }
+        try tab?.validate(field: path("tab"))
     }
 
     static func validateID(_ id: String, field: String) throws(PagerError) {

@@ -21,10 +21,13 @@ public struct Page: Sendable {
     public private(set) var contentMeasure: ContentMeasure
     /// Screens pushed above the page's root, bottom first.
     public var stack: [Screen]
+    /// The tab's icon and badge, if any (SPEC §5.12).
+    public var tab: TabDecoration?
 
     /// Creates a page.
     public init(
-        id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = []
+        id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = [],
+        tab: TabDecoration? = nil
     ) {
         self.id = id
         self.title = title
@@ -32,6 +35,7 @@ public struct Page: Sendable {
         self.storedContent = content
         self.contentMeasure = ContentMeasure(content)
         self.stack = stack
+        self.tab = tab
     }
 
     /// Replaces the content with one measured already, so nothing walks it again.
@@ -45,7 +49,7 @@ extension Page: Equatable {
     /// Equal when every field is the same, the content's members in the same order (as it would
     /// be written). Contents that differ are almost always told apart by their measures alone.
     public static func == (lhs: Page, rhs: Page) -> Bool {
-        lhs.id == rhs.id && lhs.title == rhs.title && lhs.tabWidth == rhs.tabWidth
+        lhs.id == rhs.id && lhs.title == rhs.title && lhs.tabWidth == rhs.tabWidth && lhs.tab == rhs.tab
             && lhs.contentMeasure == rhs.contentMeasure && lhs.stack == rhs.stack
             && lhs.storedContent.isIdentical(to: rhs.storedContent)
     }

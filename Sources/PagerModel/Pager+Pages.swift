@@ -94,7 +94,8 @@ extension Pager {
         case .set(let width): page.tabWidth = width
         case .clear: page.tabWidth = nil
         }
-        try page.validate(field: "page", limits: limits)
+        page.tab = update.tab.applied(to: page.tab)
+        try page.validate(field: "", limits: limits)
         if let target = update.moveTo {
             guard pages.indices.contains(target) else {
                 throw .indexOutOfRange(field: "moveTo", target, "0...\(pages.count - 1)")

@@ -41,6 +41,8 @@ public struct Tab: Sendable, Equatable {
     /// Its title colour and scale, when `tabBar.title` is set.
     public var color: RGBA?
     public var scale: Double?
+    /// Its page's icon and badge, if any.
+    public var decoration: TabDecoration?
 }
 
 extension Pager {
@@ -125,7 +127,8 @@ extension Pager {
                 frame: reportedFrame(geometry.frame(position)), selection: selection,
                 selected: position == highlight.selected,
                 color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
-                scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection })
+                scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection },
+                decoration: pages[position].tab)
         }
     }
 

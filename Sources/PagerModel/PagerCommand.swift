@@ -62,6 +62,8 @@ public struct PageUpdate: Sendable, Equatable {
     public var tabWidth: TabWidthChange
     /// Moves the page to this index, keeping the current page current.
     public var moveTo: Int?
+    /// The tab's icon and badge, merged as RFC 7396 says.
+    public var tab = TabChange.keep
 
     /// Creates an update.
     public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil)
@@ -75,7 +77,7 @@ public struct PageUpdate: Sendable, Equatable {
     public static func == (lhs: PageUpdate, rhs: PageUpdate) -> Bool {
         lhs.title == rhs.title && lhs.newContent?.measure == rhs.newContent?.measure
             && lhs.newContent?.content == rhs.newContent?.content && lhs.tabWidth == rhs.tabWidth
-            && lhs.moveTo == rhs.moveTo
+            && lhs.moveTo == rhs.moveTo && lhs.tab == rhs.tab
     }
 }
 

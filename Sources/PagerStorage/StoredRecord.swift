@@ -72,6 +72,16 @@ enum StoredRecord {
                 w.endArray()
             }
             w.endArray()
+            if let tab = page.tab {
+                w.beginArray()
+                if let icon = tab.icon { w.string(icon) } else { w.null() }
+                switch tab.badge {
+                case .text(let text): w.string(text)
+                case .count(let count): w.int(count)
+                case nil: w.null()
+                }
+                w.endArray()
+            }
             w.endArray()
         }
         w.endArray()
@@ -180,7 +190,15 @@ enum StoredRecord {
                 let screenContent = try screen.optional { fields throws(RecordError) in try fields.object() }
                 stack.append(Screen(id: screenID, title: screenTitle, content: screenContent))
             }
-            pages.append(Page(id: id, title: title, tabWidth: tabWidth, content: content, stack: stack))
+            let tab =
+                page.isAtEnd
+                ? nil
+                : try page.optionalArray { fields throws(RecordError) -> TabDecoration in
+                    let icon = try fields.optional { fields throws(RecordError) in try fields.string() }
+                    let badge = try fields.optional { fields throws(RecordError) in try fields.badge() }
+                    return TabDecoration(icon: icon, badge: badge)
+                }
+            pages.append(Page(id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab))
         }
         return pages
     }
@@ -272,6 +290,13 @@ struct Fields {
     mutating func number() throws(RecordError) -> Double {
         guard let value = try take("a number").numberValue else { throw RecordError("a number was expected") }
         return value
+    }
+
+    mutating func badge() throws(RecordError) -> Badge {
+        let value = try take("a badge")
+        if let text = value.stringValue { return .text(text) }
+        guard let count = value.intValue else { throw RecordError("a badge was expected") }
+        return .count(count)
     }
 
     mutating func bool() throws(RecordError) -> Bool {

@@ -41,6 +41,7 @@ struct SessionAPITests {
         #expect(
             reply["tabs"]?.arrayValue?.first == [
                 "index": 0, "id": "chat", "title": "Chat", "x": 0, "width": 97.5, "selection": 0, "selected": false,
+                "icon": nil, "badge": nil,
             ])
         #expect(
             reply["indicator"] == [
@@ -299,7 +300,7 @@ struct SessionAPITests {
         let big = String(repeating: "y", count: 100)
         let content = await api.send(
             "PATCH", "/v1/sessions/\(id)/pages/product", json: #"{"content": {"text": "\#(big)"}}"#)
-        #expect(content.status == 422 && content.code == "limit_exceeded" && content.field == "page.content")
+        #expect(content.status == 422 && content.code == "limit_exceeded" && content.field == "content")
     }
 
     @Test("idle sessions are evicted after the TTL, measured with the injected clock")

@@ -204,4 +204,54 @@ struct WaveTwoAPITests {
         let refused = await api.send("PATCH", "/v1/sessions/\(loop)", json: #"{"mode": "loop"}"#)
         #expect(refused.status == 400 && refused.field == "tabBar.indicator.progressive")
     }
+
+    @Test("tab icons and badges: echoed on tabs and pages, merged by a page PATCH, bad values named by path")
+    func iconsAndBadges() async throws {
+        let api = try APITester()
+        let id = try await api.create(
+            #"{"pages": [{"id": "inbox", "title": "Inbox", "tab": {"icon": "tray", "badge": 12}}, {"id": "sent", "title": "Sent"}]}"#
+        )
+        var reply = await api.send("GET", "/v1/sessions/\(id)")
+        let tabs = reply["tabs"]?.arrayValue ?? []
+        #expect(tabs.first?["icon"] == "tray" && tabs.first?["badge"] == 12)
+        #expect(tabs.last?["icon"] == .null && tabs.last?["badge"] == .null)
+        reply = await api.send("GET", "/v1/sessions/\(id)/pages")
+        #expect(reply["pages"]?.arrayValue?.first?["tab"] == ["icon": "tray", "badge": 12])
+        #expect(reply["pages"]?.arrayValue?.last?["tab"] == nil)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/inbox", json: #"{"tab": {"badge": null}}"#)
+        #expect(reply.status == 200 && reply["tabs"]?.arrayValue?.first?["badge"] == .null)
+        #expect(reply["tabs"]?.arrayValue?.first?["icon"] == "tray" && reply["version"] == 2)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/sent", json: #"{"tab": {"badge": "new"}}"#)
+        #expect(reply["tabs"]?.arrayValue?.last?["badge"] == "new" && reply["version"] == 3)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/inbox", json: #"{"tab": null}"#)
+        #expect(reply["tabs"]?.arrayValue?.first?["icon"] == .null && reply["version"] == 4)
+        reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/inbox", json: #"{"tab": null}"#)
+        #expect(reply["version"] == 4)
+        let long = String(repeating: "b", count: 33)
+        let refusals: [(String, String, String, String)] = [
+            (
+                "POST", "/v1/sessions", #"{"pages": [{"id": "a", "title": "A", "tab": {"badge": -1}}]}"#,
+                "pages[0].tab.badge"
+            ),
+            (
+                "POST", "/v1/sessions", #"{"pages": [{"id": "a", "title": "A", "tab": {"icon": ""}}]}"#,
+                "pages[0].tab.icon"
+            ),
+            (
+                "POST", "/v1/sessions", #"{"pages": [{"id": "a", "title": "A", "tab": {"badge": 1.5}}]}"#,
+                "pages[0].tab.badge"
+            ),
+            (
+                "POST", "/v1/sessions/\(id)/pages",
+                #"{"page": {"id": "b", "title": "B", "tab": {"badge": "\#(long)"}}}"#, "page.tab.badge"
+            ),
+            ("PATCH", "/v1/sessions/\(id)/pages/sent", #"{"tab": {"badge": true}}"#, "tab.badge"),
+            ("PATCH", "/v1/sessions/\(id)/pages/sent", #"{"tab": {"colour": "red"}}"#, "tab.colour"),
+        ]
+        for (method, path, body, field) in refusals {
+            let refused = await api.send(method, path, json: body)
+            #expect(refused.status == 400 && refused.field == field, "\(body)")
+        }
+        #expect(await api.send("GET", "/v1/sessions/\(id)")["version"] == 4)
+    }
 }

@@ -70,7 +70,11 @@ struct StoredRecordTests {
         title.color = RGBA(red: 1, green: 2, blue: 3, alpha: 4)
         title.selectedScale = 1.25
         settings.tabBar.title = title
-        let pager = try Pager(pages: [Page(id: "a", title: "A"), Page(id: "b", title: "B")], settings: settings)
+        let pages = [
+            Page(id: "a", title: "A", tab: TabDecoration(icon: "tray", badge: .count(12))),
+            Page(id: "b", title: "B", tab: TabDecoration(badge: .text("new"))),
+        ]
+        let pager = try Pager(pages: pages, settings: settings)
             .applying(.next).pager.applying(.scroll(.progress(0.4))).pager
         #expect(pager.overscroll == Overscroll(edge: .end, progress: 0.4))
         let read = try StoredRecord.pager(
