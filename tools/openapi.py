@@ -24,6 +24,7 @@ INTEGER = {"type": "integer"}
 INDEX = {"type": "integer", "minimum": 0, "maximum": 9007199254740991}
 ANIMATION = {"enum": ["stepped", "direct", "capped"]}
 ICON = {"type": "string", "minLength": 1, "maxLength": 2048}
+TEXT = {"type": "string", "maxLength": 200}
 BADGE = {"oneOf": [{"type": "string", "minLength": 1, "maxLength": 32}, {"type": "integer", "minimum": 0, "maximum": 1000000000}]}
 TAB = {"type": "object", "properties": {"icon": ICON, "badge": BADGE}, "additionalProperties": False,
        "description": "The tab's icon (opaque) and badge, echoed as given."}
@@ -72,7 +73,7 @@ SCHEMAS = {
     "Screen": obj({"id": ID, "title": STRING, "content": OBJECT}, ["id"]),
     "Page": obj(
         {"id": ID, "title": STRING, "tabWidth": NUMBER, "content": OBJECT, "stack": {"type": "array", "items": ref("Screen")},
-         "tab": TAB},
+         "tab": TAB, "accessibilityLabel": TEXT, "accessibilityHint": TEXT},
         ["id", "title", "content", "stack"],
     ),
     "PageInput": obj(
@@ -82,6 +83,8 @@ SCHEMAS = {
             "tabWidth": LENGTH,
             "content": OBJECT,
             "tab": TAB,
+            "accessibilityLabel": TEXT,
+            "accessibilityHint": TEXT,
             "stack": {"type": "array", "items": ref("Screen")},
         },
         ["id", "title"],
@@ -98,8 +101,12 @@ SCHEMAS = {
          "selected": {"type": "boolean", "description": "True for exactly one tab."},
          "color": {"type": "string", "pattern": "^#[0-9A-F]{8}$", "description": "Only when tabBar.title is set."},
          "scale": {"type": "number", "description": "Only when tabBar.title is set."},
-         "icon": nullable(ICON), "badge": nullable(BADGE)},
-        ["index", "id", "title", "x", "width", "selection", "selected", "icon", "badge"],
+         "icon": nullable(ICON), "badge": nullable(BADGE),
+         "accessibility": obj({"label": STRING, "hint": nullable(STRING), "value": STRING, "selected": BOOLEAN,
+                               "traits": {"type": "array", "items": {"enum": ["button", "selected"]}},
+                               "actions": {"type": "array", "items": {"const": "activate"}}},
+                              ["label", "hint", "value", "selected", "traits", "actions"])},
+        ["index", "id", "title", "x", "width", "selection", "selected", "icon", "badge", "accessibility"],
     ),
     "Indicator": obj(
         {
@@ -167,12 +174,19 @@ SCHEMAS = {
                                 "description": "next at the end of a bounded pager, or the completed release of a pull past it: the trailing action asked for."},
             "overscroll": nullable(obj({"edge": {"enum": ["start", "end"]}, "progress": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}},
                                        ["edge", "progress"])),
+            "accessibility": obj({
+                "pager": obj({"value": nullable(STRING), "traits": {"type": "array", "items": {"const": "adjustable"}},
+                              "actions": {"type": "array", "items": {"enum": ["increment", "decrement"]}},
+                              "platformActions": {"type": "array", "items": {"enum": ["pageLeft", "pageRight", "pageUp", "pageDown"]}}},
+                             ["value", "traits", "actions", "platformActions"]),
+                "liveRegion": {"enum": ["off", "polite"]}}, ["pager", "liveRegion"]),
+            "announcement": {"type": "string", "description": "next, previous and select: what a screen reader announces."},
             "blocked": {"enum": ["forward", "reverse"],
                         "description": "scroll: the way the progress pointed, which `swipe` locks; nothing changed."},
         },
         [
             "id", "version", "mode", "layoutDirection", "orientation", "swipe", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
-            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "visible", "tabs",
+            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "visible", "accessibility", "tabs",
             "indicator", "tabBar", "overscroll", "transition",
         ],
     ),
@@ -183,6 +197,9 @@ SCHEMAS = {
             "layoutDirection": {"enum": ["ltr", "rtl"], "description": "rtl mirrors the tab bar and horizontal page offsets; the logical model is unchanged."},
             "orientation": {"enum": ["horizontal", "vertical"], "description": "vertical: pages move by viewport.height."},
             "swipe": {"enum": ["both", "forward", "reverse", "none"], "description": "The ways a user may swipe; commands are never locked."},
+            "accessibilityText": nullable(obj({
+                "tabValueFormat": TEXT, "pageValueFormat": TEXT, "firstPageMessage": TEXT, "lastPageMessage": TEXT},
+            )),
             "rubberBand": nullable(obj({"style": {"enum": ["none", "linear", "resistance"]},
                                         "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}})),
             "tabBar": nullable(
@@ -456,7 +473,8 @@ PATHS = {
             "Update a page (null tabWidth returns to the estimate) or move it",
             obj({"title": {"type": "string", "maxLength": 200}, "content": nullable(OBJECT),
                  "tabWidth": nullable(LENGTH), "moveTo": INDEX,
-                 "tab": nullable(obj({"icon": nullable(ICON), "badge": nullable(BADGE)}))}),
+                 "tab": nullable(obj({"icon": nullable(ICON), "badge": nullable(BADGE)})),
+                 "accessibilityLabel": nullable(TEXT), "accessibilityHint": nullable(TEXT)}),
             body_required=False, page=True,
         ),
         "delete": command("Remove a page", page=True),

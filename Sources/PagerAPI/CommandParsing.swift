@@ -103,7 +103,9 @@ extension SessionRoutes {
 
     /// `{"title"?, "content"?, "tabWidth"? (null clears it), "moveTo"?}`.
     static func updateCommand(_ request: Request, pageID: String) throws(APIError) -> PagerCommand {
-        let reader = try request.reader(allowing: ["title", "content", "tabWidth", "moveTo", "tab"])
+        let reader = try request.reader(allowing: [
+            "title", "content", "tabWidth", "moveTo", "tab", "accessibilityLabel", "accessibilityHint",
+        ])
         return try reader.read { reader throws(PagerError) in
             var update = PageUpdate()
             if reader.object["title"]?.isNull == true {
@@ -135,6 +137,19 @@ extension SessionRoutes {
                     return try read(key).map { .set($0) } ?? .keep
                 }
                 update.tab = .merge(icon: try member("icon", tab.string), badge: try member("badge", tab.badge))
+            }
+            for key in ["accessibilityLabel", "accessibilityHint"] {
+                let change: TabChange.Member<String>
+                if reader.object[key]?.isNull == true {
+                    change = .clear
+                } else {
+                    change = try reader.string(key).map { .set($0) } ?? .keep
+                }
+                if key == "accessibilityLabel" {
+                    update.accessibilityLabel = change
+                } else {
+                    update.accessibilityHint = change
+                }
             }
             return .update(pageID: pageID, update)
         }

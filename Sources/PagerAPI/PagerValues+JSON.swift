@@ -8,7 +8,7 @@ extension PagerDefinition {
     /// The members a definition may have, besides those the caller allows (such as `template`).
     public static let members: Set<String> = [
         "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
-        "layoutDirection", "orientation", "swipe", "rubberBand",
+        "layoutDirection", "orientation", "swipe", "rubberBand", "accessibilityText",
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
@@ -50,7 +50,9 @@ extension Page {
     /// Decodes `{id, title, tabWidth?, content?, stack?}`.
     public init(json value: JSONValue, field: String) throws(PagerError) {
         let reader = try JSONReader(value, path: field)
-        try reader.allowOnly(["id", "title", "tabWidth", "content", "stack", "tab"])
+        try reader.allowOnly([
+            "id", "title", "tabWidth", "content", "stack", "tab", "accessibilityLabel", "accessibilityHint",
+        ])
         var stack: [Screen] = []
         for (position, screen) in (try reader.array("stack") ?? []).enumerated() {
             stack.append(try Screen(json: screen, field: "\(field).stack[\(position)]"))
@@ -64,7 +66,8 @@ extension Page {
         self.init(
             id: try reader.requiredString("id"), title: try reader.requiredString("title"),
             tabWidth: try reader.number("tabWidth"), content: try reader.rawObject("content") ?? JSONObject(),
-            stack: stack, tab: tab)
+            stack: stack, tab: tab, accessibilityLabel: try reader.string("accessibilityLabel"),
+            accessibilityHint: try reader.string("accessibilityHint"))
     }
 }
 
@@ -91,7 +94,7 @@ extension PagerSettings {
     /// The settings members of a definition or a PATCH body; absent members take the defaults.
     public static let members: Set<String> = [
         "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState", "layoutDirection", "orientation",
-        "swipe", "rubberBand",
+        "swipe", "rubberBand", "accessibilityText",
     ]
 
     /// Decodes the settings members of `object` (other members are the caller's to check).
@@ -109,6 +112,13 @@ extension PagerSettings {
         }
         if let orientation = try reader.choice("orientation", as: Orientation.self) { self.orientation = orientation }
         if let swipe = try reader.choice("swipe", as: SwipeLock.self) { self.swipe = swipe }
+        if let texts = try reader.object("accessibilityText") {
+            try texts.allowOnly(["tabValueFormat", "pageValueFormat", "firstPageMessage", "lastPageMessage"])
+            if let text = try texts.string("tabValueFormat") { accessibilityText.tabValueFormat = text }
+            if let text = try texts.string("pageValueFormat") { accessibilityText.pageValueFormat = text }
+            if let text = try texts.string("firstPageMessage") { accessibilityText.firstPageMessage = text }
+            if let text = try texts.string("lastPageMessage") { accessibilityText.lastPageMessage = text }
+        }
         if let band = try reader.object("rubberBand") {
             try band.allowOnly(["style", "ratio"])
             if let style = try band.choice("style", as: RubberBandStyle.self) { rubberBand.style = style }
@@ -165,6 +175,12 @@ extension PagerSettings {
             "orientation": .string(orientation.rawValue),
             "swipe": .string(swipe.rawValue),
             "rubberBand": ["style": .string(rubberBand.style.rawValue), "ratio": .number(rubberBand.ratio)],
+            "accessibilityText": [
+                "tabValueFormat": .string(accessibilityText.tabValueFormat),
+                "pageValueFormat": .string(accessibilityText.pageValueFormat),
+                "firstPageMessage": .string(accessibilityText.firstPageMessage),
+                "lastPageMessage": .string(accessibilityText.lastPageMessage),
+            ],
             "tabBar": [
                 "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
                 "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),

@@ -65,7 +65,9 @@ public enum StateDocument {
         w.endArray()
         w.field("tabs")
         w.beginArray()
-        for tab in pager.tabs {
+        let tabs = pager.tabs
+        let tabAccessibility = tabs.isEmpty ? [] : pager.tabAccessibility
+        for tab in tabs {
             w.beginObject()
             w.field("index"); w.int(tab.index)
             w.field("id"); w.string(tab.id)
@@ -78,9 +80,22 @@ public enum StateDocument {
             if let scale = tab.scale { w.field("scale"); w.number(scale) }
             w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
             w.field("badge"); badge(tab.decoration?.badge, &w)
+            w.field("accessibility"); accessibility(tabAccessibility[tab.index], &w)
             w.endObject()
         }
         w.endArray()
+        let described = pager.pagerAccessibility
+        w.field("accessibility")
+        w.beginObject()
+        w.field("pager")
+        w.beginObject()
+        w.field("value"); if let value = described.value { w.string(value) } else { w.null() }
+        w.field("traits"); strings(described.traits, &w)
+        w.field("actions"); strings(described.actions, &w)
+        w.field("platformActions"); strings(described.platformActions, &w)
+        w.endObject()
+        w.field("liveRegion"); w.string(described.liveRegion)
+        w.endObject()
         let (current, bar) = pager.indicatorAndTabBar
         w.field("indicator"); indicator(current, &w)
         w.field("tabBar")
@@ -115,6 +130,7 @@ public enum StateDocument {
             if let direction = outcome.direction { w.field("direction"); w.string(direction.rawValue) }
             if let blocked = outcome.blocked { w.field("blocked"); w.string(blocked.rawValue) }
             if let requested = outcome.actionRequested { w.field("actionRequested"); action(requested, &w) }
+            if let announcement = outcome.announcement { w.field("announcement"); w.string(announcement) }
             if let keyframes = outcome.keyframes {
                 w.field("keyframes")
                 w.beginArray()
@@ -168,6 +184,8 @@ public enum StateDocument {
             if tab.badge != nil { w.field("badge"); badge(tab.badge, &w) }
             w.endObject()
         }
+        if let label = page.accessibilityLabel { w.field("accessibilityLabel"); w.string(label) }
+        if let hint = page.accessibilityHint { w.field("accessibilityHint"); w.string(hint) }
         w.field("content"); w.value(.object(page.content))
         w.field("stack")
         w.beginArray()
@@ -180,6 +198,23 @@ public enum StateDocument {
         }
         w.endArray()
         w.endObject()
+    }
+
+    private static func accessibility(_ tab: TabAccessibility, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("label"); w.string(tab.label)
+        w.field("hint"); if let hint = tab.hint { w.string(hint) } else { w.null() }
+        w.field("value"); w.string(tab.value)
+        w.field("selected"); w.bool(tab.selected)
+        w.field("traits"); strings(tab.traits, &w)
+        w.field("actions"); strings(tab.actions, &w)
+        w.endObject()
+    }
+
+    private static func strings(_ values: [String], _ w: inout JSONWriter) {
+        w.beginArray()
+        for value in values { w.string(value) }
+        w.endArray()
     }
 
     private static func badge(_ badge: Badge?, _ w: inout JSONWriter) {

@@ -8,6 +8,7 @@ extension Page {
     public var storedBytes: Int {
         Self.overheadBytes + id.utf8.count + title.utf8.count + contentMeasure.memoryBytes
             + stack.reduce(0) { $0 + $1.storedBytes } + (tab?.storedBytes ?? 0)
+            + (accessibilityLabel?.utf8.count ?? 0) + (accessibilityHint?.utf8.count ?? 0)
     }
 }
 

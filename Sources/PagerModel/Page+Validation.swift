@@ -31,6 +31,8 @@ extension Page {
             try screen.validate(field: "\(path("stack"))[\(position)]", limits: limits)
         }
         try tab?.validate(field: path("tab"))
+        if let accessibilityLabel { try Self.validateTitle(accessibilityLabel, field: path("accessibilityLabel")) }
+        if let accessibilityHint { try Self.validateTitle(accessibilityHint, field: path("accessibilityHint")) }
     }
 
     static func validateID(_ id: String, field: String) throws(PagerError) {

@@ -23,12 +23,18 @@ public struct Page: Sendable {
     public var stack: [Screen]
     /// The tab's icon and badge, if any (SPEC §5.12).
     public var tab: TabDecoration?
+    /// What a screen reader calls the page; its title (or id) when empty or nil (SPEC §5.9).
+    public var accessibilityLabel: String?
+    /// What a screen reader adds about the page, if anything.
+    public var accessibilityHint: String?
 
     /// Creates a page.
     public init(
         id: String, title: String, tabWidth: Double? = nil, content: JSONObject = JSONObject(), stack: [Screen] = [],
-        tab: TabDecoration? = nil
+        tab: TabDecoration? = nil, accessibilityLabel: String? = nil, accessibilityHint: String? = nil
     ) {
+        self.accessibilityLabel = accessibilityLabel
+        self.accessibilityHint = accessibilityHint
         self.id = id
         self.title = title
         self.tabWidth = tabWidth
@@ -50,6 +56,7 @@ extension Page: Equatable {
     /// be written). Contents that differ are almost always told apart by their measures alone.
     public static func == (lhs: Page, rhs: Page) -> Bool {
         lhs.id == rhs.id && lhs.title == rhs.title && lhs.tabWidth == rhs.tabWidth && lhs.tab == rhs.tab
+            && lhs.accessibilityLabel == rhs.accessibilityLabel && lhs.accessibilityHint == rhs.accessibilityHint
             && lhs.contentMeasure == rhs.contentMeasure && lhs.stack == rhs.stack
             && lhs.storedContent.isIdentical(to: rhs.storedContent)
     }

@@ -26,11 +26,15 @@ extension Pager {
         case .updateSettings(let settings): try next.updateSettings(settings, report: &report)
         }
         try next.checkBudget(limits, growing: next.storedBytes > storedBytes)
+        switch command {
+        case .next, .previous, .select: report.announcement = next.announcement(moved: report.moved, edge: report.edge)
+        default: break
+        }
         next.version = version + (report.changed ? 1 : 0)
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
             direction: report.direction, changed: report.changed, blocked: report.blocked,
-            actionRequested: report.actionRequested)
+            actionRequested: report.actionRequested, announcement: report.announcement)
     }
 
     /// What a command reports besides the new state. Each command says itself whether it changed
@@ -43,5 +47,6 @@ extension Pager {
         var changed = false
         var blocked: Direction?
         var actionRequested: PagerAction?
+        var announcement: String?
     }
 }

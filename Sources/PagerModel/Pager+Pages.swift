@@ -95,6 +95,8 @@ extension Pager {
         case .clear: page.tabWidth = nil
         }
         page.tab = update.tab.applied(to: page.tab)
+        page.accessibilityLabel = update.accessibilityLabel.applied(to: page.accessibilityLabel)
+        page.accessibilityHint = update.accessibilityHint.applied(to: page.accessibilityHint)
         try page.validate(field: "", limits: limits)
         if let target = update.moveTo {
             guard pages.indices.contains(target) else {

@@ -64,6 +64,9 @@ public struct PageUpdate: Sendable, Equatable {
     public var moveTo: Int?
     /// The tab's icon and badge, merged as RFC 7396 says.
     public var tab = TabChange.keep
+    /// The accessibility label and hint.
+    public var accessibilityLabel = TabChange.Member<String>.keep
+    public var accessibilityHint = TabChange.Member<String>.keep
 
     /// Creates an update.
     public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil)
@@ -77,7 +80,8 @@ public struct PageUpdate: Sendable, Equatable {
     public static func == (lhs: PageUpdate, rhs: PageUpdate) -> Bool {
         lhs.title == rhs.title && lhs.newContent?.measure == rhs.newContent?.measure
             && lhs.newContent?.content == rhs.newContent?.content && lhs.tabWidth == rhs.tabWidth
-            && lhs.moveTo == rhs.moveTo && lhs.tab == rhs.tab
+            && lhs.moveTo == rhs.moveTo && lhs.tab == rhs.tab && lhs.accessibilityLabel == rhs.accessibilityLabel
+            && lhs.accessibilityHint == rhs.accessibilityHint
     }
 }
 

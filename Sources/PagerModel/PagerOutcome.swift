@@ -31,4 +31,6 @@ public struct PagerOutcome: Sendable, Equatable {
     /// The trailing action the command asked for: a `next` at the end of a bounded pager, or the
     /// release of a swipe past it (SPEC §5.3).
     public var actionRequested: PagerAction?
+    /// For next, previous and select: what a screen reader announces (SPEC §5.9).
+    public var announcement: String?
 }

@@ -160,6 +160,8 @@ public struct PagerSettings: Sendable, Equatable {
     public var swipe = SwipeLock.both
     /// The rubber band past the ends.
     public var rubberBand = RubberBand()
+    /// The texts of the accessibility descriptors.
+    public var accessibilityText = AccessibilityText()
     public var tabBar = TabBarSettings()
     /// Neighbours on each side returned with the state.
     public var preload: Int = 1
@@ -190,6 +192,7 @@ public struct PagerSettings: Sendable, Equatable {
                 }
             }
         }
+        try accessibilityText.validate(field: "accessibilityText")
         if tabBar.indicatorProgressive, mode == .loop {
             throw .invalid(
                 field: "tabBar.indicator.progressive", "A progressive indicator does not combine with a loop.")

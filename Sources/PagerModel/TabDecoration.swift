@@ -52,6 +52,15 @@ public enum TabChange: Sendable, Equatable {
         case keep
         case set(Value)
         case clear
+
+        /// The value after the change.
+        func applied(to old: Value?) -> Value? {
+            switch self {
+            case .keep: old
+            case .set(let value): value
+            case .clear: nil
+            }
+        }
     }
 
     case keep
@@ -66,16 +75,8 @@ public enum TabChange: Sendable, Equatable {
         case .clear: return nil
         case .merge(let icon, let badge):
             var tab = old ?? TabDecoration()
-            switch icon {
-            case .keep: break
-            case .set(let value): tab.icon = value
-            case .clear: tab.icon = nil
-            }
-            switch badge {
-            case .keep: break
-            case .set(let value): tab.badge = value
-            case .clear: tab.badge = nil
-            }
+            tab.icon = icon.applied(to: tab.icon)
+            tab.badge = badge.applied(to: tab.badge)
             return tab.icon == nil && tab.badge == nil ? nil : tab
         }
     }

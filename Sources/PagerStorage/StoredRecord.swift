@@ -72,6 +72,7 @@ enum StoredRecord {
                 w.endArray()
             }
             w.endArray()
+            // Added after the first records: tab, then the accessibility label and hint.
             if let tab = page.tab {
                 w.beginArray()
                 if let icon = tab.icon { w.string(icon) } else { w.null() }
@@ -81,7 +82,11 @@ enum StoredRecord {
                 case nil: w.null()
                 }
                 w.endArray()
+            } else {
+                w.null()
             }
+            if let label = page.accessibilityLabel { w.string(label) } else { w.null() }
+            if let hint = page.accessibilityHint { w.string(hint) } else { w.null() }
             w.endArray()
         }
         w.endArray()
@@ -128,6 +133,10 @@ enum StoredRecord {
             w.endArray()
         } else {
             w.null()
+        }
+        let texts = settings.accessibilityText
+        for text in [texts.tabValueFormat, texts.pageValueFormat, texts.firstPageMessage, texts.lastPageMessage] {
+            w.string(text)
         }
         w.endArray()
     }
@@ -198,7 +207,12 @@ enum StoredRecord {
                     let badge = try fields.optional { fields throws(RecordError) in try fields.badge() }
                     return TabDecoration(icon: icon, badge: badge)
                 }
-            pages.append(Page(id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab))
+            let label = page.isAtEnd ? nil : try page.optional { fields throws(RecordError) in try fields.string() }
+            let hint = page.isAtEnd ? nil : try page.optional { fields throws(RecordError) in try fields.string() }
+            pages.append(
+                Page(
+                    id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab,
+                    accessibilityLabel: label, accessibilityHint: hint))
         }
         return pages
     }
@@ -242,6 +256,11 @@ enum StoredRecord {
             style.selectedScale = try title.number()
             return style
         }
+        guard !fields.isAtEnd else { return settings }
+        settings.accessibilityText.tabValueFormat = try fields.string()
+        settings.accessibilityText.pageValueFormat = try fields.string()
+        settings.accessibilityText.firstPageMessage = try fields.string()
+        settings.accessibilityText.lastPageMessage = try fields.string()
         return settings
     }
 

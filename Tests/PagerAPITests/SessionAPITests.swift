@@ -42,6 +42,10 @@ struct SessionAPITests {
             reply["tabs"]?.arrayValue?.first == [
                 "index": 0, "id": "chat", "title": "Chat", "x": 0, "width": 97.5, "selection": 0, "selected": false,
                 "icon": nil, "badge": nil,
+                "accessibility": [
+                    "label": "Chat", "hint": nil, "value": "Tab 1 of 4", "selected": false, "traits": ["button"],
+                    "actions": ["activate"],
+                ],
             ])
         #expect(
             reply["indicator"] == [

@@ -254,4 +254,51 @@ struct WaveTwoAPITests {
         }
         #expect(await api.send("GET", "/v1/sessions/\(id)")["version"] == 4)
     }
+
+    @Test("accessibility over HTTP: the media example, announcements, labels by PATCH, bad formats named")
+    func accessibility() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "media"}"#)
+        var reply = await api.send("GET", "/v1/sessions/\(id)")
+        #expect(
+            reply["tabs"]?.arrayValue?.first?["accessibility"] == [
+                "label": "Photos", "hint": nil, "value": "Tab 1 of 3", "selected": true,
+                "traits": ["button", "selected"],
+                "actions": [],
+            ])
+        #expect(
+            reply["accessibility"] == [
+                "pager": [
+                    "value": "Page 1 of 3", "traits": ["adjustable"], "actions": ["increment"],
+                    "platformActions": ["pageRight"],
+                ],
+                "liveRegion": "polite",
+            ])
+        reply = await api.send("POST", "/v1/sessions/\(id)/select", json: #"{"page": "music"}"#)
+        #expect(reply["announcement"] == "Music, Page 3 of 3")
+        reply = await api.send("POST", "/v1/sessions/\(id)/next")
+        #expect(reply["announcement"] == "This is the last page")
+        #expect(reply["accessibility"]?["pager"]?["actions"] == ["decrement"])
+        reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)/pages/music",
+            json: #"{"accessibilityLabel": "Songs", "accessibilityHint": "Plays"}"#)
+        #expect(reply["tabs"]?.arrayValue?.last?["accessibility"]?["label"] == "Songs")
+        #expect(reply["tabs"]?.arrayValue?.last?["accessibility"]?["hint"] == "Plays")
+        reply = await api.send("GET", "/v1/sessions/\(id)/pages")
+        #expect(reply["pages"]?.arrayValue?.last?["accessibilityLabel"] == "Songs")
+        reply = await api.send("PATCH", "/v1/sessions/\(id)/pages/music", json: #"{"accessibilityLabel": null}"#)
+        #expect(reply["tabs"]?.arrayValue?.last?["accessibility"]?["label"] == "Music")
+        reply = await api.send(
+            "PATCH", "/v1/sessions/\(id)",
+            json: #"{"accessibilityText": {"pageValueFormat": "{label}: {position} of {count}"}}"#)
+        #expect(reply["accessibility"]?["pager"]?["value"] == "Music: 3 of 3")
+        let refused = await api.send(
+            "POST", "/v1/sessions",
+            json: #"{"template": "media", "accessibilityText": {"tabValueFormat": "Tab {index}"}}"#)
+        #expect(refused.status == 400 && refused.field == "accessibilityText.tabValueFormat")
+        let long = String(repeating: "h", count: 201)
+        let hint = await api.send(
+            "POST", "/v1/sessions", json: #"{"pages": [{"id": "a", "title": "A", "accessibilityHint": "\#(long)"}]}"#)
+        #expect(hint.status == 400 && hint.field == "pages[0].accessibilityHint")
+    }
 }

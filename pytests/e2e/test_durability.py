@@ -161,7 +161,9 @@ def test_graceful_restart_keeps_everything_and_kill_9_after_it_too(start_pagerd,
     assert_same_state(state, inserted_state)
     assert (state["version"], state["pageCount"], state["tabs"][3]) == (
         2, 4, {"index": 3, "id": "zz", "title": "Zed", "x": 292.5, "width": 97.5, "selection": 0, "selected": False,
-               "icon": None, "badge": None})
+               "icon": None, "badge": None,
+               "accessibility": {"label": "Zed", "hint": None, "value": "Tab 4 of 4", "selected": False,
+                                 "traits": ["button"], "actions": ["activate"]}})
     assert_gone(server, deleted)
 
     # Changes on top of what the graceful stop wrote, then kill -9.

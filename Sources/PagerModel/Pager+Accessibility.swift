@@ -1,0 +1,62 @@
+extension Pager {
+    /// What a screen reader calls page `position`: its accessibility label, else its title, else
+    /// its id (the first that is not empty).
+    public func label(of position: Int) -> String {
+        let page = pages[position]
+        if let label = page.accessibilityLabel, !label.isEmpty { return label }
+        return page.title.isEmpty ? page.id : page.title
+    }
+
+    /// `text` written for page `position`.
+    func formatted(_ text: String, at position: Int) -> String {
+        AccessibilityText.format(
+            text, position: position + 1, count: pages.count, title: pages[position].title, label: label(of: position))
+    }
+
+    /// Each tab's descriptor, in page order; selected follows the index, never a transition.
+    public var tabAccessibility: [TabAccessibility] {
+        let text = settings.accessibilityText
+        return pages.indices.map { position in
+            let selected = position == index
+            let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
+            return TabAccessibility(
+                label: label(of: position), hint: hint, value: formatted(text.tabValueFormat, at: position),
+                selected: selected, traits: selected ? ["button", "selected"] : ["button"],
+                actions: selected ? [] : ["activate"])
+        }
+    }
+
+    /// The pager's descriptor: its value, the adjustments a user may make (a locked swipe
+    /// direction drops its action) with the platform's names for them, and the live region.
+    public var pagerAccessibility: PagerAccessibility {
+        var actions: [String] = []
+        var platform: [String] = []
+        let vertical = settings.orientation == .vertical
+        let rtl = settings.layoutDirection == .rtl
+        if canGoNext, settings.swipe.allows(.forward) {
+            actions.append("increment")
+            platform.append(vertical ? "pageDown" : rtl ? "pageLeft" : "pageRight")
+        }
+        if canGoPrevious, settings.swipe.allows(.reverse) {
+            actions.append("decrement")
+            platform.append(vertical ? "pageUp" : rtl ? "pageRight" : "pageLeft")
+        }
+        return PagerAccessibility(
+            value: index.map { formatted(settings.accessibilityText.pageValueFormat, at: $0) },
+            traits: actions.isEmpty ? [] : ["adjustable"], actions: actions, platformActions: platform,
+            liveRegion: "polite")
+    }
+
+    /// What a move announces: the new page's label and value when it moved, the first or last
+    /// page message when it met an end, nothing otherwise.
+    func announcement(moved: Bool?, edge: Edge?) -> String? {
+        guard let index else { return nil }
+        let text = settings.accessibilityText
+        if moved == true { return "\(label(of: index)), \(formatted(text.pageValueFormat, at: index))" }
+        switch edge {
+        case .end: return formatted(text.lastPageMessage, at: index)
+        case .start: return formatted(text.firstPageMessage, at: index)
+        case nil: return nil
+        }
+    }
+}
