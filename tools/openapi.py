@@ -181,6 +181,7 @@ SCHEMAS = {
                              ["value", "traits", "actions", "platformActions"]),
                 "liveRegion": {"enum": ["off", "polite"]}}, ["pager", "liveRegion"]),
             "announcement": {"type": "string", "description": "next, previous and select: what a screen reader announces."},
+            "cause": {"enum": ["request", "autoAdvance", "idle"], "description": "Only in event-stream events after the first state event."},
             "blocked": {"enum": ["forward", "reverse"],
                         "description": "scroll: the way the progress pointed, which `swipe` locks; nothing changed."},
         },

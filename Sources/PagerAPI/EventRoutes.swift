@@ -58,16 +58,19 @@ struct EventRoutes {
     static func write(_ events: AsyncStream<SessionEvent>, to stream: HTTPResponseStream) async {
         for await event in events {
             await stream.waitForRoom(atMost: backlogLimit)
-            let bytes = event.encoding.bytes { Self.event(kind: event.kind.rawValue, snapshot: event.snapshot) }
+            let bytes = event.encoding.bytes {
+                Self.event(kind: event.kind.rawValue, snapshot: event.snapshot, cause: event.cause.rawValue)
+            }
             guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
         }
         stream.finish()
     }
 
-    /// One event: `id`, `event` and the state document as a single `data:` line.
-    static func event(kind: String, snapshot: SessionSnapshot) -> [UInt8] {
+    /// One event: `id`, `event` and the state document (with `cause`, except for the first
+    /// `state` event) as a single `data:` line.
+    static func event(kind: String, snapshot: SessionSnapshot, cause: String? = nil) -> [UInt8] {
         var bytes = Array("id: \(snapshot.version)\nevent: \(kind)\ndata: ".utf8)
-        bytes += StateDocument.encode(snapshot)
+        bytes += StateDocument.encode(snapshot, cause: cause)
         bytes += [0x0A, 0x0A]
         return bytes
     }

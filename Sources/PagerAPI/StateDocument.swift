@@ -6,7 +6,10 @@ public import PagerSessions
 /// the spec's example.
 public enum StateDocument {
     /// The state of `snapshot`, plus what a command reported when `outcome` is given.
-    public static func encode(_ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil) -> [UInt8] {
+    /// An event's document also carries its `cause` (the first `state` event has none).
+    public static func encode(
+        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, cause: String? = nil
+    ) -> [UInt8] {
         let pager = snapshot.pager
         var w = JSONWriter(capacity: 1024 + pager.count * 96)
         w.beginObject()
@@ -146,6 +149,7 @@ public enum StateDocument {
                 w.endArray()
             }
         }
+        if let cause { w.field("cause"); w.string(cause) }
         w.endObject()
         return w.bytes
     }

@@ -416,17 +416,15 @@ public actor PagerEngine {
         return session
     }
 
-    /// Drops session `id` from memory; `announce` tells its subscribers. Eviction (not a
-    /// client's delete) also tells the store, without waiting: a restart would not revive the
-    /// session anyway, since it is idle past the TTL.
-    private func remove(_ id: SessionID, announce: Bool = true) {
+    /// Drops session `id` from memory; `announce` tells its subscribers, with `cause`.
+    private func remove(_ id: SessionID, announce: Bool = true, cause: EventCause = .request) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
         let event = SessionEvent(
-            kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager))
+            kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager), cause: cause)
         for subscriber in session.subscribers.values {
             accounts.releaseAddress(subscriber.address)
             if announce { subscriber.continuation.yield(event) }
@@ -434,9 +432,10 @@ public actor PagerEngine {
         }
     }
 
-    /// Drops an expired session, and tells the store.
+    /// Drops an expired session, and tells the store without waiting: a restart would not revive
+    /// it anyway, since it is idle past the TTL.
     private func evict(_ id: SessionID) {
-        remove(id)
+        remove(id, cause: .idle)
         evictions += 1
         try? store?.submit(.delete(id), completion: nil)
     }

@@ -31,6 +31,16 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     }
 }
 
+/// What made a change (SPEC §5.10): every event after the first `state` event says.
+public enum EventCause: String, Sendable {
+    /// A client's request.
+    case request
+    /// The session's automatic advance.
+    case autoAdvance
+    /// Eviction after idling (a `deleted` event).
+    case idle
+}
+
 /// One change of a session, as the change feed delivers it. Every subscriber of the session
 /// receives the same event, and with it the same ``encoding`` slot.
 public struct SessionEvent: Sendable {
@@ -38,13 +48,16 @@ public struct SessionEvent: Sendable {
     public var kind: SessionEventKind
     /// The session's state after the change (for `deleted`, the last state).
     public var snapshot: SessionSnapshot
+    /// What made the change.
+    public var cause: EventCause
     /// Where the first subscriber that writes the event keeps its wire form for the others.
     public let encoding = EncodedOnce()
 
     /// Creates an event.
-    public init(kind: SessionEventKind, snapshot: SessionSnapshot) {
+    public init(kind: SessionEventKind, snapshot: SessionSnapshot, cause: EventCause = .request) {
         self.kind = kind
         self.snapshot = snapshot
+        self.cause = cause
     }
 }
 

@@ -67,8 +67,10 @@ def assert_gone(server, sid):
 
 
 def assert_same_state(state, acknowledged):
-    """`state` (a read) is what `acknowledged` (a change's answer) showed; a change's answer also
-    carries the command's outcome (`moved`, `edge`), which a read does not."""
+    """`state` (a read or an event) is what `acknowledged` (a change's answer) showed; a change's
+    answer also carries the command's outcome (`moved`, `edge`), which a read does not, and an
+    event carries its `cause`, which neither does."""
+    state = {key: value for key, value in state.items() if key != "cause"}
     assert set(state) <= set(acknowledged), set(state) - set(acknowledged)
     assert state == {key: acknowledged[key] for key in state}
 

@@ -114,8 +114,11 @@ def test_two_subscribers_see_the_same_ids_in_order(pagerd):
     assert [(e[0], e[1]) for e in seen_a] == [(e[0], e[1]) for e in seen_b]
     assert seen_a[0][1] == "transition" and seen_a[1][1] == "pageChanged"
     assert seen_a[-1][2]["version"] == 31 and seen_a[-1][2] == seen_b[-1][2]
+    # SPEC §5.10: every event after the first state event says what caused it.
+    assert all(event[2]["cause"] == "request" for event in seen_a)
     pagerd.request("DELETE", f"/v1/sessions/{sid}")
-    assert a.next_event()[1] == "deleted" and a.next_event() is None
+    deleted = a.next_event()
+    assert deleted[1] == "deleted" and deleted[2]["cause"] == "request" and a.next_event() is None
     a.close(), b.close()
 
 
@@ -134,7 +137,7 @@ def test_reconnect_with_last_event_id_has_no_gap_or_duplicate(pagerd):
     # Behind by some changes: the current state comes first, once.
     behind = EventReader(pagerd.port, sid, query="?lastEventId=5")
     first = behind.next_event()
-    assert first[:2] == (1001, "state") and first[2]["version"] == 1001
+    assert first[:2] == (1001, "state") and first[2]["version"] == 1001 and "cause" not in first[2]
     post(pagerd, f"/v1/sessions/{sid}/scroll", {"progress": 0.5})
     assert behind.next_event()[0] == 1002
     behind.close()
