@@ -215,8 +215,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Makes room for `extra` more bytes.
+    @inline(__always)
     private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
+        grow(extra)
+    }
+
+    private mutating func grow(_ extra: Int) {
         let grown = Swift.max(capacity * 2, count + extra)
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         larger.update(from: buffer, count: count)
@@ -225,6 +230,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         capacity = grown
     }
 
+    @inline(__always)
     private mutating func write(_ byte: UInt8) {
         reserve(1)
         buffer[count] = byte

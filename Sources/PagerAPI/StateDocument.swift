@@ -11,7 +11,7 @@ public enum StateDocument {
         _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, cause: String? = nil
     ) -> [UInt8] {
         let pager = snapshot.pager
-        var w = JSONWriter(capacity: 1024 + pager.count * 96)
+        var w = JSONWriter(capacity: 1536 + pager.count * 384)
         w.beginObject()
         w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)

@@ -30,47 +30,73 @@ public struct AccessibilityText: Sendable, Equatable {
     /// The `{letters}` in `text`, in order.
     static func names(in text: String) -> [String] {
         var names: [String] = []
-        Self.scan(text) { name in
-            names.append(name)
-        } literal: { _ in
+        var text = text
+        text.withUTF8 { bytes in
+            scan(bytes) { name in
+                names.append(String(decoding: name, as: UTF8.self))
+            } literal: { _ in
+            }
         }
         return names
     }
 
-    /// `text` with each placeholder replaced by its value.
+    /// `text` with each placeholder replaced by its value. Works on the UTF-8 bytes: it runs for
+    /// every tab of every state document.
     static func format(_ text: String, position: Int, count: Int, title: String, label: String) -> String {
-        var result = ""
-        scan(text) { name in
-            switch name {
-            case "position": result += String(position)
-            case "count": result += String(count)
-            case "title": result += title
-            case "label": result += label
-            default: result += "{\(name)}"
+        var result: [UInt8] = []
+        var text = text
+        text.withUTF8 { bytes in
+            result.reserveCapacity(bytes.count + 16)
+            scan(bytes) { name in
+                if name.elementsEqual("position".utf8) {
+                    result.append(contentsOf: String(position).utf8)
+                } else if name.elementsEqual("count".utf8) {
+                    result.append(contentsOf: String(count).utf8)
+                } else if name.elementsEqual("title".utf8) {
+                    result.append(contentsOf: title.utf8)
+                } else if name.elementsEqual("label".utf8) {
+                    result.append(contentsOf: label.utf8)
+                } else {
+                    result.append(UInt8(ascii: "{"))
+                    result.append(contentsOf: name)
+                    result.append(UInt8(ascii: "}"))
+                }
+            } literal: { piece in
+                result.append(contentsOf: piece)
             }
-        } literal: { piece in
-            result += piece
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
-    /// Walks `text`, calling `placeholder` for each `{letters}` and `literal` for the rest.
-    private static func scan(_ text: String, placeholder: (String) -> Void, literal: (Substring) -> Void) {
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            let afterOpen = rest.index(after: open)
-            let letters = rest[afterOpen...].prefix { $0.isASCII && $0.isLetter }
-            let close = letters.endIndex
-            if !letters.isEmpty, close < rest.endIndex, rest[close] == "}" {
-                literal(rest[..<open])
-                placeholder(String(letters))
-                rest = rest[rest.index(after: close)...]
+    /// Walks `bytes`, calling `placeholder` with the letters of each `{letters}` and `literal`
+    /// with the bytes between them.
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, placeholder: (Slice<UnsafeBufferPointer<UInt8>>) -> Void,
+        literal: (Slice<UnsafeBufferPointer<UInt8>>) -> Void
+    ) {
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "{") else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < bytes.count, isASCIILetter(bytes[end]) { end += 1 }
+            if end > index + 1, end < bytes.count, bytes[end] == UInt8(ascii: "}") {
+                literal(bytes[start..<index])
+                placeholder(bytes[(index + 1)..<end])
+                index = end + 1
+                start = index
             } else {
-                literal(rest[...open])
-                rest = rest[afterOpen...]
+                index += 1
             }
         }
-        literal(rest)
+        literal(bytes[start..<bytes.count])
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 }
 

@@ -13,6 +13,11 @@ extension Pager {
             text, position: position + 1, count: pages.count, title: pages[position].title, label: label(of: position))
     }
 
+    // Shared arrays, so that describing a tab allocates only its strings.
+    private static let tabTraits = ["button"]
+    private static let selectedTraits = ["button", "selected"]
+    private static let tabActions = ["activate"]
+
     /// Each tab's descriptor, in page order; selected follows the index, never a transition.
     public var tabAccessibility: [TabAccessibility] {
         let text = settings.accessibilityText
@@ -21,8 +26,8 @@ extension Pager {
             let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
             return TabAccessibility(
                 label: label(of: position), hint: hint, value: formatted(text.tabValueFormat, at: position),
-                selected: selected, traits: selected ? ["button", "selected"] : ["button"],
-                actions: selected ? [] : ["activate"])
+                selected: selected, traits: selected ? Self.selectedTraits : Self.tabTraits,
+                actions: selected ? [] : Self.tabActions)
         }
     }
 
