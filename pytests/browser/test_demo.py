@@ -205,3 +205,50 @@ def test_right_to_left_vertical_and_a_pull_past_the_last_bottle(pagerd, browser)
     wait_for(browser, lambda d: state_of(pagerd, bank)["pageCount"] == 2 and state_of(pagerd, bank)["index"] == 1)
     assert state_of(pagerd, bank)["overscroll"] is None
     shot(browser, "11-piggybank-new-bottle")
+
+
+def test_client_module_commands_retries_and_events(pagerd, browser):
+    """web/pagerd.js, the module for web apps, in a real browser: a command that meets another
+    client's change (412) is sent again at the newer version, events reach the session's state
+    (with their cause), and following again resumes from the version held."""
+    browser.get(f"http://127.0.0.1:{pagerd.port}/")
+    browser.set_script_timeout(20)
+    result = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const until = async (condition) => {
+          for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+          return condition();
+        };
+        (async () => {
+          const { PagerdClient, PagerdError } = await import('/demo/pagerd.js');
+          const client = new PagerdClient();
+          const a = await client.create({ template: "media" });
+          const b = await client.open(a.id);
+          const log = {};
+          await b.next();                        // version 2, by another client
+          const retried = await a.next();        // sent at version 1: 412, read again, sent at 2
+          log.retried = [retried.version, retried.index, a.version];
+          const changes = [];
+          a.addEventListener("change", (e) => changes.push([e.detail.kind, e.detail.state.version, e.detail.cause]));
+          a.follow();
+          await new Promise((r) => setTimeout(r, 300));
+          await b.previous();                    // version 4, seen through the stream
+          log.followed = await until(() => a.version === 4);
+          a.unfollow();
+          await b.next();                        // version 5, while a does not follow
+          a.follow();                            // resumes from version 4: the state event brings 5
+          log.resumed = await until(() => a.version === 5);
+          log.changes = changes;
+          try { await a.select(9); } catch (error) {
+            log.error = [error instanceof PagerdError, error.status, error.code, error.field];
+          }
+          a.unfollow();
+          done(log);
+        })().catch((error) => done({ failure: String(error) }));
+    """)
+    assert "failure" not in result, result
+    assert result["retried"] == [3, 2, 3]
+    assert result["followed"] is True and result["resumed"] is True
+    assert result["changes"][0] == ["pageChanged", 4, "request"]
+    assert result["changes"][-1][:2] == ["state", 5]
+    assert result["error"] == [True, 422, "index_out_of_range", "index"]
