@@ -23,6 +23,11 @@ async function call(method, path, body) {
   return data;
 }
 
+// Reads out what a move announces (next, previous and select answer with it).
+function announce(result) {
+  if (result && result.announcement) $("announcer").textContent = result.announcement;
+}
+
 function sessionPath(suffix = "") {
   return `/v1/sessions/${state.id}${suffix}`;
 }
@@ -66,6 +71,14 @@ function render(s, frame = {}) {
   for (const tab of s.tabs) {
     const button = document.createElement("button");
     button.className = "tab" + (tab.index === s.index ? " current" : "");
+    // The server's accessibility descriptor (SPEC §5.9) becomes the tab's ARIA attributes.
+    const described = tab.accessibility;
+    button.setAttribute("role", "tab");
+    if (described) {
+      button.setAttribute("aria-selected", String(described.selected));
+      button.setAttribute("aria-label", `${described.label}, ${described.value}`);
+      if (described.hint) button.title = described.hint;
+    }
     button.style.left = `${tab.x}px`;
     button.style.width = `${tab.width}px`;
     button.textContent = tab.title;
@@ -205,6 +218,7 @@ async function select(index) {
   if (!state || animating) return;
   const result = await call("POST", sessionPath("/select"), { index, path: "shortest" });
   if (!result) return;
+  announce(result);
   if (result.keyframes && result.keyframes.length > 1) {
     // Every page the jump passes, each at its own index (and one period away in a loop).
     const list = await call("GET", sessionPath("/pages"));
@@ -303,8 +317,13 @@ function wire() {
     const id = $("session-input").value.trim();
     if (id) openSession(id);
   });
-  $("next").addEventListener("click", async () => accept(await call("POST", sessionPath("/next"))));
-  $("previous").addEventListener("click", async () => accept(await call("POST", sessionPath("/previous"))));
+  for (const command of ["next", "previous"]) {
+    $(command).addEventListener("click", async () => {
+      const result = await call("POST", sessionPath(`/${command}`));
+      announce(result);
+      accept(result);
+    });
+  }
   $("trailing").addEventListener("click", addBottle);
   $("empty-action").addEventListener("click", addBottle);
   $("push").addEventListener("click", async () => {

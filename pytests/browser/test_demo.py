@@ -93,6 +93,17 @@ def test_mall_drag_tap_and_second_window(pagerd, browser):
     wait_for(browser, lambda d: abs(indicator_left(d) - 130) < 1)
     shot(browser, "3-released")
 
+    # The server's accessibility descriptors are the tabs' ARIA attributes.
+    tabs = browser.find_elements(By.CSS_SELECTOR, ".tab")
+    assert [t.get_attribute("role") for t in tabs] == ["tab", "tab", "tab"]
+    wait_for(browser, lambda d: [t.get_attribute("aria-selected") for t in d.find_elements(By.CSS_SELECTOR, ".tab")]
+             == ["false", "true", "false"])
+    assert browser.find_elements(By.CSS_SELECTOR, ".tab")[1].get_attribute("aria-label") == "최근 본 상품, Tab 2 of 3"
+    browser.find_element(By.ID, "next").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "announcer").get_attribute("textContent") == "찜, Page 3 of 3")
+    browser.find_element(By.ID, "previous").click()
+    wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 1)
+
     # Open a second window on the same session; it follows the first one live.
     browser.switch_to.new_window("window")
     browser.get(f"{base}#session={sid}")
