@@ -1,6 +1,7 @@
 import CoreMetrics
 import HTTPTypes
 import MicroHTTP
+import PagerSessions
 import Prometheus
 
 /// Request counts, latencies and gauges, exported in Prometheus text format at `/metrics`.
@@ -56,12 +57,20 @@ public final class APIMetrics: Sendable {
             Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    /// The text exposition, after setting the gauges to the given values.
-    func render(sessions: Int, evictions: Int, liveRequests: Int, subscribers: Int) -> [UInt8] {
+    /// The text exposition, after setting the gauges to the given values; the store's counts
+    /// only when sessions are kept in one.
+    func render(
+        sessions: Int, evictions: Int, liveRequests: Int, subscribers: Int, storage: StoreStatistics? = nil
+    ) -> [UInt8] {
         Gauge(label: "pagerd_sessions", factory: factory).record(sessions)
         Gauge(label: "pagerd_session_evictions", factory: factory).record(evictions)
         Gauge(label: "pagerd_live_requests", factory: factory).record(liveRequests)
         Gauge(label: "pagerd_event_subscribers", factory: factory).record(subscribers)
+        if let storage {
+            Gauge(label: "pagerd_storage_commits", factory: factory).record(storage.commits)
+            Gauge(label: "pagerd_storage_committed_changes", factory: factory).record(storage.changes)
+            Gauge(label: "pagerd_storage_failed_commits", factory: factory).record(storage.failedCommits)
+        }
         return registry.emitToBuffer()
     }
 }

@@ -178,8 +178,9 @@ public struct APIResponder: HTTPResponder {
         router.add(.get, "/metrics") { _ in
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
-                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(), subscribers: subscribers
-            )
+                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(),
+                subscribers: subscribers,
+                storage: engines.store?.statistics)
             return Response(
                 status: 200, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: text)
         }

@@ -16,6 +16,26 @@ public protocol SessionStore: Sendable {
     /// `completion` runs once, on the store's own thread, with nil when the change is durable or
     /// the reason it is not.
     func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError)
+
+    /// Counts since start, for `/metrics`.
+    var statistics: StoreStatistics { get }
+}
+
+/// What a store has done since start.
+public struct StoreStatistics: Sendable, Equatable {
+    /// Transactions committed.
+    public var commits = 0
+    /// Changes they carried.
+    public var changes = 0
+    /// Transactions that failed (each failing its changes and those queued behind them).
+    public var failedCommits = 0
+
+    /// Creates counts.
+    public init(commits: Int = 0, changes: Int = 0, failedCommits: Int = 0) {
+        self.commits = commits
+        self.changes = changes
+        self.failedCommits = failedCommits
+    }
 }
 
 /// One change for a store to keep.

@@ -82,10 +82,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     private var fold = SessionFold()
     private var journalRecords = 0
 
-    /// Commits since start, and the changes they carried, for measurements.
-    public var statistics: (commits: Int, changes: Int) { queueLock.withLock { (commits, changes) } }
-    private var commits = 0
-    private var changes = 0
+    public var statistics: StoreStatistics { queueLock.withLock { counts } }
+    // Guarded by `queueLock`.
+    private var counts = StoreStatistics()
 
     /// Opens the store at `options.path`: takes its lock, checks that the file is pagerd's (or
     /// new), and creates the schema if needed. The writer thread starts with the first
@@ -289,8 +288,8 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         }
         journalRecords += records.count
         queueLock.withLock {
-            commits += 1
-            changes += batch.count
+            counts.commits += 1
+            counts.changes += batch.count
         }
         for pending in batch { pending.completion?(nil) }
     }
@@ -311,6 +310,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         let reason = "\(options.path): a commit failed: \(error)"
         options.log(reason)
         let behind: [Pending] = queueLock.withLock {
+            counts.failedCommits += 1
             refusing = reason
             defer { queue.removeAll() }
             return queue

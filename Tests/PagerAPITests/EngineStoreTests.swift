@@ -17,6 +17,8 @@ final class HandStore: SessionStore, @unchecked Sendable {
 
     func recover() throws(StoreError) -> [StoredSession] { [] }
 
+    var statistics: StoreStatistics { StoreStatistics() }
+
     func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }

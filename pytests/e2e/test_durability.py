@@ -321,6 +321,23 @@ def session_count(server):
     return int(float(next(line for line in metrics.splitlines() if line.startswith("pagerd_sessions ")).split()[1]))
 
 
+def storage_metrics(server):
+    metrics = server.request("GET", "/metrics")[2].decode()
+    return {line.split()[0]: int(float(line.split()[1])) for line in metrics.splitlines()
+            if line.startswith("pagerd_storage_")}
+
+
+def test_metrics_count_commits_only_with_a_store(start_pagerd, tmp_path):
+    server = start_pagerd(sqlite_env(tmp_path / "pagerd.db"))
+    sid = create(server)["id"]
+    for _ in range(3):
+        mutate(server, sid, "next")
+    storage = storage_metrics(server)
+    assert storage["pagerd_storage_committed_changes"] == 4 and storage["pagerd_storage_failed_commits"] == 0
+    assert 1 <= storage["pagerd_storage_commits"] <= 4
+    assert storage_metrics(start_pagerd()) == {}
+
+
 def collect_events(stream, into):
     """Reads events into `into` until the stream ends (the server is stopped)."""
     try:
@@ -422,6 +439,9 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
     versions.append(acked["version"])
     if doomed_still_there:
         assert server.request("DELETE", f"/v1/sessions/{doomed}")[0] == 204
+    # /metrics counts the failed commits next to the good ones.
+    storage = storage_metrics(server)
+    assert storage["pagerd_storage_failed_commits"] >= 1 and storage["pagerd_storage_commits"] >= 3
 
     # The subscriber saw each acknowledged change once, in order, and no refused one.
     deadline = time.monotonic() + 10
