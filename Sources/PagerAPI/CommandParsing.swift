@@ -117,40 +117,16 @@ extension SessionRoutes {
             } else {
                 update.content = try reader.rawObject("content")
             }
-            if reader.object["tabWidth"]?.isNull == true {
-                update.tabWidth = .clear
-            } else if let width = try reader.number("tabWidth") {
-                update.tabWidth = .set(width)
-            }
+            update.tabWidth = try reader.change("tabWidth", reader.number)
             update.moveTo = try reader.integer("moveTo")
             if reader.object["tab"]?.isNull == true {
                 update.tab = .clear
             } else if let tab = try reader.object("tab") {
                 try tab.allowOnly(["icon", "badge"])
-                func member<T>(
-                    _ key: String, _ read: (String) throws(PagerError) -> T?
-                ) throws(PagerError)
-                    -> TabChange.Member<T>
-                {
-                    guard let present = tab.object[key] else { return .keep }
-                    if present.isNull { return .clear }
-                    return try read(key).map { .set($0) } ?? .keep
-                }
-                update.tab = .merge(icon: try member("icon", tab.string), badge: try member("badge", tab.badge))
+                update.tab = .merge(icon: try tab.change("icon", tab.string), badge: try tab.change("badge", tab.badge))
             }
-            for key in ["accessibilityLabel", "accessibilityHint"] {
-                let change: TabChange.Member<String>
-                if reader.object[key]?.isNull == true {
-                    change = .clear
-                } else {
-                    change = try reader.string(key).map { .set($0) } ?? .keep
-                }
-                if key == "accessibilityLabel" {
-                    update.accessibilityLabel = change
-                } else {
-                    update.accessibilityHint = change
-                }
-            }
+            update.accessibilityLabel = try reader.change("accessibilityLabel", reader.string)
+            update.accessibilityHint = try reader.change("accessibilityHint", reader.string)
             return .update(pageID: pageID, update)
         }
     }

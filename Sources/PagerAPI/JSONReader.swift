@@ -54,6 +54,15 @@ public struct JSONReader {
         return string
     }
 
+    /// A member as a merge patch changes it: absent keeps, null clears, a value (read by `read`)
+    /// sets.
+    public func change<T>(_ key: String, _ read: (String) throws(PagerError) -> T?) throws(PagerError) -> FieldChange<T>
+    {
+        guard let present = object[key] else { return .keep }
+        if present.isNull { return .clear }
+        return try read(key).map { .set($0) } ?? .keep
+    }
+
     /// A badge member: a string, or an integer (SPEC §5.12; lengths and ranges are the model's).
     public func badge(_ key: String) throws(PagerError) -> Badge? {
         guard let value = value(key) else { return nil }

@@ -89,11 +89,7 @@ extension Pager {
         var page = old
         if let title = update.title { page.title = title }
         if let (content, measure) = update.newContent { page.setContent(content, measured: measure) }
-        switch update.tabWidth {
-        case .keep: break
-        case .set(let width): page.tabWidth = width
-        case .clear: page.tabWidth = nil
-        }
+        page.tabWidth = update.tabWidth.applied(to: page.tabWidth)
         page.tab = update.tab.applied(to: page.tab)
         page.accessibilityLabel = update.accessibilityLabel.applied(to: page.accessibilityLabel)
         page.accessibilityHint = update.accessibilityHint.applied(to: page.accessibilityHint)

@@ -42,15 +42,26 @@ public enum ScrollInput: Sendable, Equatable {
     case windowOffset(Double)
 }
 
+/// How a merge patch (RFC 7396) changes one optional member: absent keeps it, null clears it.
+public enum FieldChange<Value: Sendable & Equatable>: Sendable, Equatable {
+    case keep
+    case set(Value)
+    case clear
+
+    /// The value after the change.
+    public func applied(to old: Value?) -> Value? {
+        switch self {
+        case .keep: old
+        case .set(let value): value
+        case .clear: nil
+        }
+    }
+}
+
 /// Changes to one page; nil members stay as they are.
 public struct PageUpdate: Sendable, Equatable {
-    /// A tab width change.
-    public enum TabWidthChange: Sendable, Equatable {
-        case keep
-        case set(Double)
-        /// Back to the estimate from the title.
-        case clear
-    }
+    /// A tab width change; clearing it goes back to the estimate from the title.
+    public typealias TabWidthChange = FieldChange<Double>
 
     public var title: String?
     /// New content, measured when set (while the request is decoded).
@@ -65,8 +76,8 @@ public struct PageUpdate: Sendable, Equatable {
     /// The tab's icon and badge, merged as RFC 7396 says.
     public var tab = TabChange.keep
     /// The accessibility label and hint.
-    public var accessibilityLabel = TabChange.Member<String>.keep
-    public var accessibilityHint = TabChange.Member<String>.keep
+    public var accessibilityLabel = FieldChange<String>.keep
+    public var accessibilityHint = FieldChange<String>.keep
 
     /// Creates an update.
     public init(title: String? = nil, content: JSONObject? = nil, tabWidth: TabWidthChange = .keep, moveTo: Int? = nil)

@@ -47,26 +47,10 @@ public struct TabDecoration: Sendable, Equatable {
 
 /// How a page PATCH changes a decoration: RFC 7396 over `{icon, badge}`.
 public enum TabChange: Sendable, Equatable {
-    /// A member is kept, set or cleared.
-    public enum Member<Value: Sendable & Equatable>: Sendable, Equatable {
-        case keep
-        case set(Value)
-        case clear
-
-        /// The value after the change.
-        func applied(to old: Value?) -> Value? {
-            switch self {
-            case .keep: old
-            case .set(let value): value
-            case .clear: nil
-            }
-        }
-    }
-
     case keep
     /// `"tab": null`: no icon and no badge.
     case clear
-    case merge(icon: Member<String>, badge: Member<Badge>)
+    case merge(icon: FieldChange<String>, badge: FieldChange<Badge>)
 
     /// The decoration after the change.
     func applied(to old: TabDecoration?) -> TabDecoration? {

@@ -296,19 +296,11 @@ public actor PagerEngine {
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
         }
-        guard let store else {
+        guard store != nil else {
             remove(id)
             return nil
         }
-        let commit = Commit()
-        do {
-            try store.submit(.delete(id)) { [self] error in
-                immediately { engine in engine.settleDelete(id, error: error) }
-                commit.resolve(error)
-            }
-        } catch {
-            throw .storageUnavailable(reason: error.reason)
-        }
+        let commit = try submit(.delete(id)) { engine, error in engine.settleDelete(id, error: error) }
         session.deleting = true
         session.inFlight += 1
         return commit
@@ -321,12 +313,21 @@ public actor PagerEngine {
     private func submitSave(
         _ id: SessionID, _ pager: Pager, kind: SessionEventKind?, now: Double, positionOnly: Bool
     ) throws(EngineError) -> Commit {
-        guard let store else { preconditionFailure("a save without a store") }
+        try submit(.save(id, pager, lastUsed: wallOrigin + now, positionOnly: positionOnly)) { engine, error in
+            engine.settle(id, pager, kind: kind, error: error)
+        }
+    }
+
+    /// Submits `change`; when the store answers, `settle` runs on the engine, and then the
+    /// returned commit resolves, so the waiting request sees the settled state.
+    private func submit(
+        _ change: SessionChange, settle: @escaping @Sendable (isolated PagerEngine, StoreError?) -> Void
+    ) throws(EngineError) -> Commit {
+        guard let store else { preconditionFailure("a change submitted without a store") }
         let commit = Commit()
         do {
-            try store.submit(.save(id, pager, lastUsed: wallOrigin + now, positionOnly: positionOnly)) {
-                [self] error in
-                immediately { engine in engine.settle(id, pager, kind: kind, error: error) }
+            try store.submit(change) { [self] error in
+                immediately { engine in settle(engine, error) }
                 commit.resolve(error)
             }
         } catch {

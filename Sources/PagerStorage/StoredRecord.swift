@@ -167,12 +167,10 @@ enum StoredRecord {
             let from = try fields.int(), to = try fields.int(), progress = try fields.number()
             return Transition(from: from, to: to, progress: progress, direction: try fields.enumeration())
         }
-        let overscroll =
-            place.isAtEnd
-            ? nil
-            : try place.optionalArray { fields throws(RecordError) -> Overscroll in
-                Overscroll(edge: try fields.enumeration(), progress: try fields.number())
-            }
+        let overscroll = try place.trailing { fields throws(RecordError) -> Overscroll in
+            var inner = try fields.array()
+            return Overscroll(edge: try inner.enumeration(), progress: try inner.number())
+        }
         do {
             return try Pager(
                 restoring: pages, index: index, transition: transition, overscroll: overscroll, settings: settings,
@@ -199,16 +197,14 @@ enum StoredRecord {
                 let screenContent = try screen.optional { fields throws(RecordError) in try fields.object() }
                 stack.append(Screen(id: screenID, title: screenTitle, content: screenContent))
             }
-            let tab =
-                page.isAtEnd
-                ? nil
-                : try page.optionalArray { fields throws(RecordError) -> TabDecoration in
-                    let icon = try fields.optional { fields throws(RecordError) in try fields.string() }
-                    let badge = try fields.optional { fields throws(RecordError) in try fields.badge() }
-                    return TabDecoration(icon: icon, badge: badge)
-                }
-            let label = page.isAtEnd ? nil : try page.optional { fields throws(RecordError) in try fields.string() }
-            let hint = page.isAtEnd ? nil : try page.optional { fields throws(RecordError) in try fields.string() }
+            let tab = try page.trailing { fields throws(RecordError) -> TabDecoration in
+                var inner = try fields.array()
+                let icon = try inner.optional { fields throws(RecordError) in try fields.string() }
+                let badge = try inner.optional { fields throws(RecordError) in try fields.badge() }
+                return TabDecoration(icon: icon, badge: badge)
+            }
+            let label = try page.trailing { fields throws(RecordError) in try fields.string() }
+            let hint = try page.trailing { fields throws(RecordError) in try fields.string() }
             pages.append(
                 Page(
                     id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab,
@@ -358,6 +354,12 @@ struct Fields {
             return nil
         }
         return try read(&self)
+    }
+
+    /// nil for a null member or one a record written before it was added does not have (at the
+    /// end), else `read` over this member.
+    mutating func trailing<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
+        isAtEnd ? nil : try optional(read)
     }
 
     /// nil for a null member, else `read` over the members of this array.
