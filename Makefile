@@ -4,7 +4,7 @@ PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
 .PHONY: deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean openapi load memory recovery bench hardening
+	container-check clean openapi load memory recovery bench hardening ticks
 
 # Installs libmicrohttpd's and SQLite's headers and pkg-config when pkg-config cannot find them;
 # prlimit (util-linux) is used by the disk-full test.
@@ -21,8 +21,8 @@ run: build
 	$(RELEASE_BIN) --config config/pagerd.json
 
 python-deps:
-	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator, selenium" 2>/dev/null || \
-		$(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator selenium
+	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator, selenium, axe_core_python" 2>/dev/null || \
+		$(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator selenium axe-core-python
 
 # Headless Chromium and its driver (Debian's packages), with fonts for Korean titles and emoji.
 browser-deps:
@@ -74,6 +74,11 @@ load: deps build .build/bench/ceiling
 # Recovery of RECOVERY_SESSIONS (100,000) sessions from SQLite after kill -9: prints a table.
 recovery: deps build
 	$(PYTHON) bench/recovery.py
+
+# What auto-advance costs: TICKS_SESSIONS (10,000) sessions ticking every second, server CPU as a
+# share of one core with the timers running and stopped (see bench/ticks.py for the knobs).
+ticks: deps build
+	$(PYTHON) bench/ticks.py
 
 # Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
 memory: deps build

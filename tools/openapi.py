@@ -30,6 +30,7 @@ TAB = {"type": "object", "properties": {"icon": ICON, "badge": BADGE}, "addition
        "description": "The tab's icon (opaque) and badge, echoed as given."}
 COLOR = {"type": "string", "pattern": "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"}
 SCALE = {"type": "number", "exclusiveMinimum": 0, "maximum": 100}
+AUTO_INTERVAL = {"type": "integer", "minimum": 100, "maximum": 86400000, "description": "Milliseconds between ticks."}
 THEN = {"enum": ["stay", "select"], "description": "select: the inserted page becomes current."}
 LENGTH = {"type": "number", "exclusiveMinimum": 0, "maximum": 1e9}
 SPACING = {"type": "number", "minimum": 0, "maximum": 1e9}
@@ -165,9 +166,10 @@ SCHEMAS = {
             "indicator": nullable(ref("Indicator")),
             "tabBar": ref("TabBar"),
             "transition": nullable(ref("Transition")),
-            "moved": {"type": "boolean", "description": "next, previous, select, and transition end: whether the index changed."},
+            "moved": {"type": "boolean", "description": "next, previous, select, and transition end: whether the index changed. "
+                      "Events of auto-advance ticks carry moved, direction, edge and (for a rewind) keyframes too."},
             "edge": {"enum": ["start", "end"], "description": "The end of a bounded pager a move or scroll met."},
-            "direction": {"enum": ["forward", "reverse"], "description": "select: which way the jump went."},
+            "direction": {"enum": ["forward", "reverse"], "description": "select (and a tick's event): which way the page went."},
             "keyframes": {"type": "array", "items": ref("Keyframe"),
                           "description": "select: one per step kept by `animation` (all, the target, or at most the last four)."},
             "actionRequested": {**ref("Action"),
@@ -180,6 +182,15 @@ SCHEMAS = {
                               "platformActions": {"type": "array", "items": {"enum": ["pageLeft", "pageRight", "pageUp", "pageDown"]}}},
                              ["value", "traits", "actions", "platformActions"]),
                 "liveRegion": {"enum": ["off", "polite"]}}, ["pager", "liveRegion"]),
+            "autoAdvance": obj({
+                "enabled": BOOLEAN, "interval": AUTO_INTERVAL, "direction": {"enum": ["forward", "reverse"]},
+                "atEnd": {"enum": ["rewind", "stop"]}, "onInteraction": {"enum": ["pause", "stop"]},
+                "running": {"type": "boolean", "description": "enabled and at least two pages."},
+                "paused": BOOLEAN,
+                "pausedBy": nullable({"enum": ["interaction", "control"]}),
+                "dueAt": nullable({"type": "integer", "description": "The next tick, in milliseconds since 1970; only while running unpaused."}),
+                "remaining": nullable({"type": "integer", "minimum": 0, "description": "Milliseconds left; only while paused."}),
+            }, ["enabled", "interval", "direction", "atEnd", "onInteraction", "running", "paused", "pausedBy", "dueAt", "remaining"]),
             "announcement": {"type": "string", "description": "next, previous and select: what a screen reader announces."},
             "cause": {"enum": ["request", "autoAdvance", "idle"], "description": "Only in event-stream events after the first state event."},
             "blocked": {"enum": ["forward", "reverse"],
@@ -187,7 +198,7 @@ SCHEMAS = {
         },
         [
             "id", "version", "mode", "layoutDirection", "orientation", "swipe", "pageCount", "index", "empty", "page", "canGoPrevious", "canGoNext",
-            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "visible", "accessibility", "tabs",
+            "previous", "next", "preload", "trailingAction", "emptyState", "viewport", "pageOffset", "visible", "accessibility", "autoAdvance", "tabs",
             "indicator", "tabBar", "overscroll", "transition",
         ],
     ),
@@ -201,6 +212,10 @@ SCHEMAS = {
             "accessibilityText": nullable(obj({
                 "tabValueFormat": TEXT, "pageValueFormat": TEXT, "firstPageMessage": TEXT, "lastPageMessage": TEXT},
             )),
+            "autoAdvance": nullable(obj({
+                "enabled": BOOLEAN, "interval": AUTO_INTERVAL, "direction": {"enum": ["forward", "reverse"]},
+                "atEnd": {"enum": ["rewind", "stop"], "description": "Bounded pagers only."},
+                "onInteraction": {"enum": ["pause", "stop"]}})),
             "rubberBand": nullable(obj({"style": {"enum": ["none", "linear", "resistance"]},
                                         "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}})),
             "tabBar": nullable(
@@ -415,7 +430,7 @@ PATHS = {
             "responses": {"200": r("State"), "304": {"description": "Not modified.", "headers": ETAG}, **errors(401, 404)},
         },
         "patch": command(
-            "Change settings (merge patch: viewport, mode, layoutDirection, orientation, swipe, tabBar, preload, trailingAction, emptyState)",
+            "Change settings (merge patch: viewport, mode, layoutDirection, orientation, swipe, rubberBand, accessibilityText, autoAdvance, tabBar, preload, trailingAction, emptyState)",
             ref("Settings"), extra_errors=(409,), body_required=False,
         ),
         "delete": {
@@ -442,6 +457,12 @@ PATHS = {
         "Begin or end a transition",
         {"oneOf": [obj({"phase": {"const": "begin"}, "to": INDEX}, ["phase", "to"]),
                    obj({"phase": {"const": "end"}, "completed": BOOLEAN}, ["phase", "completed"])]},
+    )},
+    "/v1/sessions/{id}/autoAdvance": {"post": command(
+        "Start, stop, pause or resume auto-advance",
+        obj({"action": {"enum": ["start", "stop", "pause", "resume"]}}, ["action"]),
+        description="Answers the state on any pager; each change bumps the version and publishes autoAdvanceChanged. "
+        "It never cancels a transition or clears an overscroll.",
     )},
     "/v1/sessions/{id}/neighbors": {"get": {
         "summary": "Peek at the neighbours without changing anything",
@@ -491,7 +512,7 @@ PATHS["/v1/sessions/{id}/events"] = {"get": {
     "summary": "Server-Sent Events: the state, then one event per change",
     "description": "First `event: state` with the current state (skipped when Last-Event-ID is already the "
     "current version), then `id: <version>`, `event: <kind>` (pageChanged, transition, pagesChanged, "
-    "stackChanged, settingsChanged, actionRequested, deleted) and the state document on one `data:` line. "
+    "stackChanged, settingsChanged, actionRequested, autoAdvanceChanged, deleted) and the state document on one `data:` line. "
     "A `: heartbeat` comment is sent every eventHeartbeat seconds. A slow reader gets coalesced updates "
     "ending at the newest state. The stream ends after `deleted`.",
     "parameters": [
@@ -535,7 +556,7 @@ OPERATION_IDS = {
     ("/v1/sessions/{id}", "delete"): "deleteSession", ("/v1/sessions/{id}/next", "post"): "next",
     ("/v1/sessions/{id}/previous", "post"): "previous", ("/v1/sessions/{id}/select", "post"): "select",
     ("/v1/sessions/{id}/scroll", "post"): "scroll", ("/v1/sessions/{id}/transition", "post"): "transition",
-    ("/v1/sessions/{id}/neighbors", "get"): "neighbors", ("/v1/sessions/{id}/pages", "get"): "listPages",
+    ("/v1/sessions/{id}/autoAdvance", "post"): "autoAdvance", ("/v1/sessions/{id}/neighbors", "get"): "neighbors", ("/v1/sessions/{id}/pages", "get"): "listPages",
     ("/v1/sessions/{id}/pages", "post"): "insertPage", ("/v1/sessions/{id}/pages", "put"): "replacePages",
     ("/v1/sessions/{id}/pages/{pageId}", "patch"): "updatePage",
     ("/v1/sessions/{id}/pages/{pageId}", "delete"): "removePage",

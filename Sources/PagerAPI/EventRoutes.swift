@@ -59,18 +59,22 @@ struct EventRoutes {
         for await event in events {
             await stream.waitForRoom(atMost: backlogLimit)
             let bytes = event.encoding.bytes {
-                Self.event(kind: event.kind.rawValue, snapshot: event.snapshot, cause: event.cause.rawValue)
+                Self.event(
+                    kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move,
+                    cause: event.cause.rawValue)
             }
             guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
         }
         stream.finish()
     }
 
-    /// One event: `id`, `event` and the state document (with `cause`, except for the first
-    /// `state` event) as a single `data:` line.
-    static func event(kind: String, snapshot: SessionSnapshot, cause: String? = nil) -> [UInt8] {
+    /// One event: `id`, `event` and the state document (with what a tick reported, and with
+    /// `cause` except for the first `state` event) as a single `data:` line.
+    static func event(
+        kind: String, snapshot: SessionSnapshot, move: MoveReport? = nil, cause: String? = nil
+    ) -> [UInt8] {
         var bytes = Array("id: \(snapshot.version)\nevent: \(kind)\ndata: ".utf8)
-        bytes += StateDocument.encode(snapshot, cause: cause)
+        bytes += StateDocument.encode(snapshot, move: move, cause: cause)
         bytes += [0x0A, 0x0A]
         return bytes
     }

@@ -8,7 +8,7 @@ extension PagerDefinition {
     /// The members a definition may have, besides those the caller allows (such as `template`).
     public static let members: Set<String> = [
         "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
-        "layoutDirection", "orientation", "swipe", "rubberBand", "accessibilityText",
+        "layoutDirection", "orientation", "swipe", "rubberBand", "accessibilityText", "autoAdvance",
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
@@ -94,7 +94,7 @@ extension PagerSettings {
     /// The settings members of a definition or a PATCH body; absent members take the defaults.
     public static let members: Set<String> = [
         "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState", "layoutDirection", "orientation",
-        "swipe", "rubberBand", "accessibilityText",
+        "swipe", "rubberBand", "accessibilityText", "autoAdvance",
     ]
 
     /// Decodes the settings members of `object` (other members are the caller's to check).
@@ -118,6 +118,16 @@ extension PagerSettings {
             if let text = try texts.string("pageValueFormat") { accessibilityText.pageValueFormat = text }
             if let text = try texts.string("firstPageMessage") { accessibilityText.firstPageMessage = text }
             if let text = try texts.string("lastPageMessage") { accessibilityText.lastPageMessage = text }
+        }
+        if let auto = try reader.object("autoAdvance") {
+            try auto.allowOnly(["enabled", "interval", "direction", "atEnd", "onInteraction"])
+            if let enabled = try auto.boolean("enabled") { autoAdvance.enabled = enabled }
+            if let interval = try auto.integer("interval") { autoAdvance.interval = interval }
+            if let direction = try auto.choice("direction", as: Direction.self) { autoAdvance.direction = direction }
+            if let end = try auto.choice("atEnd", as: AutoAdvanceEnd.self) { autoAdvance.atEnd = end }
+            if let reaction = try auto.choice("onInteraction", as: AutoAdvanceInteraction.self) {
+                autoAdvance.onInteraction = reaction
+            }
         }
         if let band = try reader.object("rubberBand") {
             try band.allowOnly(["style", "ratio"])
@@ -175,6 +185,11 @@ extension PagerSettings {
             "orientation": .string(orientation.rawValue),
             "swipe": .string(swipe.rawValue),
             "rubberBand": ["style": .string(rubberBand.style.rawValue), "ratio": .number(rubberBand.ratio)],
+            "autoAdvance": [
+                "enabled": .bool(autoAdvance.enabled), "interval": .number(Double(autoAdvance.interval)),
+                "direction": .string(autoAdvance.direction.rawValue), "atEnd": .string(autoAdvance.atEnd.rawValue),
+                "onInteraction": .string(autoAdvance.onInteraction.rawValue),
+            ],
             "accessibilityText": [
                 "tabValueFormat": .string(accessibilityText.tabValueFormat),
                 "pageValueFormat": .string(accessibilityText.pageValueFormat),

@@ -59,6 +59,16 @@ struct SessionRoutes {
             return .previous
         }
         addCommand(.post, "/v1/sessions/{id}/select", into: &router, Self.selectCommand)
+        addCommand(.post, "/v1/sessions/{id}/autoAdvance", into: &router) { request throws(APIError) in
+            let reader = try request.reader(allowing: ["action"])
+            return try reader.read { reader throws(PagerError) in
+                guard let action = try reader.choice("action", as: AutoAdvanceAction.self) else {
+                    throw PagerError(
+                        kind: .invalid, field: "action", detail: "'action' is required: start, stop, pause or resume.")
+                }
+                return .autoAdvance(action)
+            }
+        }
         addCommand(.post, "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
         addCommand(.post, "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add(.get, "/v1/sessions/{id}/neighbors") { context throws(APIError) in

@@ -5,10 +5,11 @@ public import PagerSessions
 /// Writes the state document of SPEC §3 straight into bytes, member by member, in the order of
 /// the spec's example.
 public enum StateDocument {
-    /// The state of `snapshot`, plus what a command reported when `outcome` is given.
-    /// An event's document also carries its `cause` (the first `state` event has none).
+    /// The state of `snapshot`, plus what a command reported when `outcome` is given, or what a
+    /// tick did when `move` is. An event's document also carries its `cause` (the first `state`
+    /// event has none).
     public static func encode(
-        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, cause: String? = nil
+        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, cause: String? = nil
     ) -> [UInt8] {
         let pager = snapshot.pager
         var w = JSONWriter(capacity: 1536 + pager.count * 384)
@@ -99,6 +100,7 @@ public enum StateDocument {
         w.endObject()
         w.field("liveRegion"); w.string(described.liveRegion)
         w.endObject()
+        w.field("autoAdvance"); autoAdvance(pager, &w)
         let (current, bar) = pager.indicatorAndTabBar
         w.field("indicator"); indicator(current, &w)
         w.field("tabBar")
@@ -127,14 +129,14 @@ public enum StateDocument {
         } else {
             w.null()
         }
-        if let outcome {
-            if let moved = outcome.moved { w.field("moved"); w.bool(moved) }
-            if let edge = outcome.edge { w.field("edge"); w.string(edge.rawValue) }
-            if let direction = outcome.direction { w.field("direction"); w.string(direction.rawValue) }
-            if let blocked = outcome.blocked { w.field("blocked"); w.string(blocked.rawValue) }
-            if let requested = outcome.actionRequested { w.field("actionRequested"); action(requested, &w) }
-            if let announcement = outcome.announcement { w.field("announcement"); w.string(announcement) }
-            if let keyframes = outcome.keyframes {
+        if let move = outcome?.move ?? move {
+            if let moved = move.moved { w.field("moved"); w.bool(moved) }
+            if let edge = move.edge { w.field("edge"); w.string(edge.rawValue) }
+            if let direction = move.direction { w.field("direction"); w.string(direction.rawValue) }
+            if let blocked = outcome?.blocked { w.field("blocked"); w.string(blocked.rawValue) }
+            if let requested = outcome?.actionRequested { w.field("actionRequested"); action(requested, &w) }
+            if let announcement = outcome?.announcement { w.field("announcement"); w.string(announcement) }
+            if let keyframes = move.keyframes {
                 w.field("keyframes")
                 w.beginArray()
                 for frame in keyframes {
@@ -152,6 +154,23 @@ public enum StateDocument {
         if let cause { w.field("cause"); w.string(cause) }
         w.endObject()
         return w.bytes
+    }
+
+    /// The `autoAdvance` member: the setting, and where its timer is (SPEC §5.10).
+    private static func autoAdvance(_ pager: Pager, _ w: inout JSONWriter) {
+        let setting = pager.settings.autoAdvance, timer = pager.timer
+        w.beginObject()
+        w.field("enabled"); w.bool(setting.enabled)
+        w.field("interval"); w.int(setting.interval)
+        w.field("direction"); w.string(setting.direction.rawValue)
+        w.field("atEnd"); w.string(setting.atEnd.rawValue)
+        w.field("onInteraction"); w.string(setting.onInteraction.rawValue)
+        w.field("running"); w.bool(pager.autoAdvanceRuns)
+        w.field("paused"); w.bool(timer.pausedBy != nil)
+        w.field("pausedBy"); if let by = timer.pausedBy { w.string(by.rawValue) } else { w.null() }
+        w.field("dueAt"); if let due = timer.dueAt { w.int(Int(due)) } else { w.null() }
+        w.field("remaining"); if let remaining = timer.remaining { w.int(remaining) } else { w.null() }
+        w.endObject()
     }
 
     /// `{"pages": [...]}`, each page as it would be sent to replace the list.

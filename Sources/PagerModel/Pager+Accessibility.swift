@@ -49,7 +49,7 @@ extension Pager {
         return PagerAccessibility(
             value: index.map { formatted(settings.accessibilityText.pageValueFormat, at: $0) },
             traits: actions.isEmpty ? [] : ["adjustable"], actions: actions, platformActions: platform,
-            liveRegion: "polite")
+            liveRegion: timer.dueAt == nil ? "polite" : "off")
     }
 
     /// What a move announces: the new page's label and value when it moved, the first or last

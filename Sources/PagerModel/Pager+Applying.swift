@@ -1,8 +1,9 @@
 extension Pager {
-    /// Applies `command`, returning the new pager and what happened; throws, changing nothing,
-    /// when the command is refused.
+    /// Applies `command` at `now` (wall-clock milliseconds, for the auto-advance timer),
+    /// returning the new pager and what happened; throws, changing nothing, when the command is
+    /// refused.
     public func applying(
-        _ command: PagerCommand, limits: PagerLimits = PagerLimits()
+        _ command: PagerCommand, limits: PagerLimits = PagerLimits(), now: Int64 = 0
     ) throws(PagerError) -> PagerOutcome {
         var next = self
         var report = Report()
@@ -24,16 +25,21 @@ extension Pager {
         case .push(let id, let screen): try next.push(screen, onto: id, limits: limits, report: &report)
         case .pop(let id, let toRoot): try next.pop(pageID: id, toRoot: toRoot, report: &report)
         case .updateSettings(let settings): try next.updateSettings(settings, report: &report)
+        case .autoAdvance(let action): next.control(action, now: now, report: &report)
+        case .tick: next.tick(now: now, report: &report)
         }
         try next.checkBudget(limits, growing: next.storedBytes > storedBytes)
+        next.settleTimer(after: command, from: self, now: now, report: &report)
         switch command {
         case .next, .previous, .select: report.announcement = next.announcement(moved: report.moved, edge: report.edge)
         default: break
         }
-        next.version = version + (report.changed ? 1 : 0)
+        let changed = report.changed || report.timerChanged
+        next.version = version + (changed ? 1 : 0)
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
-            direction: report.direction, changed: report.changed, blocked: report.blocked,
+            direction: report.direction, changed: changed, onlyTimerChanged: !report.changed && report.timerChanged,
+            blocked: report.blocked,
             actionRequested: report.actionRequested, announcement: report.announcement)
     }
 
@@ -45,6 +51,10 @@ extension Pager {
         var keyframes: [Keyframe]?
         var direction: Direction?
         var changed = false
+        /// The timer, or only the auto-advance setting, changed (SPEC §5.10).
+        var timerChanged = false
+        /// A scroll that brought the swipe back to p = 0.
+        var scrolledToRest = false
         var blocked: Direction?
         var actionRequested: PagerAction?
         var announcement: String?

@@ -135,6 +135,7 @@ extension Pager {
         }
         let p = min(max(raw, -1), 1)
         if p == 0 {
+            report.scrolledToRest = true
             if overscroll != nil {
                 overscroll = nil
                 report.changed = true

@@ -5,7 +5,8 @@ extension Pager {
     /// budget lowered since must not lose a stored session).
     public init(
         restoring pages: [Page], index: Int?, transition: Transition?, overscroll: Overscroll? = nil,
-        settings: PagerSettings, catalog: [Page], version: Int, limits: PagerLimits = PagerLimits()
+        settings: PagerSettings, catalog: [Page], version: Int, timer: AutoAdvanceTimer = .idle,
+        limits: PagerLimits = PagerLimits()
     ) throws(PagerError) {
         try self.init(pages: pages, settings: settings, catalog: catalog, limits: limits.ignoringBudget)
         guard version >= 1 else { throw .invalid(field: "version", "A stored version is at least 1, not \(version).") }
@@ -36,6 +37,16 @@ extension Pager {
         self.transition = transition
         self.overscroll = overscroll
         self.version = version
+        let timerFits: Bool
+        switch timer {
+        case .idle: timerFits = !autoAdvanceRuns
+        case .due: timerFits = autoAdvanceRuns && !swipeInFlight
+        case .paused(_, let remaining): timerFits = autoAdvanceRuns && remaining >= 0
+        }
+        guard timerFits else {
+            throw .invalid(field: "autoAdvance", "The stored timer does not fit the settings and position.")
+        }
+        self.timer = timer
     }
 }
 

@@ -11,6 +11,8 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var transition: Transition?
     /// A swipe past an end with a rubber band, if any; never together with a transition.
     public internal(set) var overscroll: Overscroll?
+    /// The auto-advance timer (SPEC §5.10); idle unless ``autoAdvanceRuns``.
+    public internal(set) var timer = AutoAdvanceTimer.idle
     /// Page definitions that can be inserted by id (from the template).
     public internal(set) var catalog: [Page]
     /// +1 on every change of state; 1 at creation.
@@ -24,10 +26,11 @@ public struct Pager: Sendable, Equatable {
     /// Bytes counted for every session besides its pages: settings, geometry, the table entry.
     public static let sessionOverheadBytes = 1024
 
-    /// Creates a pager, validating every page and setting.
+    /// Creates a pager, validating every page and setting; `now` (wall-clock milliseconds) starts
+    /// an auto-advance timer.
     public init(
         pages: [Page], initialPage: InitialPage? = nil, settings: PagerSettings = PagerSettings(),
-        catalog: [Page] = [], limits: PagerLimits = PagerLimits()
+        catalog: [Page] = [], limits: PagerLimits = PagerLimits(), now: Int64 = 0
     ) throws(PagerError) {
         try settings.validate()
         try Self.validate(pages: pages, field: "pages", limits: limits)
@@ -57,6 +60,7 @@ public struct Pager: Sendable, Equatable {
             }
             index = position
         }
+        if autoAdvanceRuns { timer = .due(at: now + Int64(settings.autoAdvance.interval)) }
     }
 
     /// How the initial page is named.

@@ -112,4 +112,8 @@ public enum PagerCommand: Sendable, Equatable {
     case push(pageID: String, Screen)
     case pop(pageID: String, toRoot: Bool)
     case updateSettings(PagerSettings)
+    /// The auto-advance control (SPEC §5.10).
+    case autoAdvance(AutoAdvanceAction)
+    /// The auto-advance timer's tick, applied by the server when it is due.
+    case tick
 }

@@ -15,7 +15,8 @@ public struct PagerDefinition: Sendable, Equatable {
     }
 
     /// Builds the pager, applying every rule and limit.
-    public func makePager(limits: PagerLimits) throws(PagerError) -> Pager {
-        try Pager(pages: pages, initialPage: initialPage, settings: settings, catalog: catalog, limits: limits)
+    public func makePager(limits: PagerLimits, now: Int64 = 0) throws(PagerError) -> Pager {
+        try Pager(
+            pages: pages, initialPage: initialPage, settings: settings, catalog: catalog, limits: limits, now: now)
     }
 }

@@ -12,6 +12,19 @@ public struct Keyframe: Sendable, Equatable {
     public var jump = false
 }
 
+/// What a move reports besides the state: for next, previous, select, a transition's end and an
+/// auto-advance tick (whose event carries it, SPEC §5.10).
+public struct MoveReport: Sendable, Equatable {
+    /// Whether the index changed.
+    public var moved: Bool?
+    /// The end of a bounded pager the move met.
+    public var edge: Edge?
+    /// Which way a jump (or a tick) went.
+    public var direction: Direction?
+    /// A jump's keyframes.
+    public var keyframes: [Keyframe]?
+}
+
 /// What a command did: the new pager and what the response reports about the move.
 public struct PagerOutcome: Sendable, Equatable {
     /// The pager after the command; its version is one higher when anything changed.
@@ -26,6 +39,9 @@ public struct PagerOutcome: Sendable, Equatable {
     public var direction: Direction?
     /// Whether the state changed (and so the version).
     public var changed: Bool
+    /// Whether the only change was to the auto-advance timer or setting (an event
+    /// `autoAdvanceChanged`, SPEC §5.10).
+    public var onlyTimerChanged: Bool
     /// For a scroll that pointed a locked way: that way; nothing changed.
     public var blocked: Direction?
     /// The trailing action the command asked for: a `next` at the end of a bounded pager, or the
@@ -33,4 +49,7 @@ public struct PagerOutcome: Sendable, Equatable {
     public var actionRequested: PagerAction?
     /// For next, previous and select: what a screen reader announces (SPEC §5.9).
     public var announcement: String?
+
+    /// The members that describe the move.
+    public var move: MoveReport { MoveReport(moved: moved, edge: edge, direction: direction, keyframes: keyframes) }
 }

@@ -28,7 +28,7 @@ public enum IndicatorStyle: String, Sendable, CaseIterable {
 }
 
 /// Which way a page move goes.
-public enum Direction: String, Sendable {
+public enum Direction: String, Sendable, CaseIterable {
     /// Toward higher indexes (or across the seam to 0 in a loop).
     case forward
     /// Toward lower indexes.
@@ -169,6 +169,8 @@ public struct PagerSettings: Sendable, Equatable {
     public var trailingAction: PagerAction?
     /// What to show with no pages.
     public var emptyState: EmptyState?
+    /// The timer that moves the pager by itself.
+    public var autoAdvance = AutoAdvanceSettings()
 
     /// The defaults of the spec.
     public init() {}
@@ -193,6 +195,7 @@ public struct PagerSettings: Sendable, Equatable {
             }
         }
         try accessibilityText.validate(field: "accessibilityText")
+        try autoAdvance.validate()
         if tabBar.indicatorProgressive, mode == .loop {
             throw .invalid(
                 field: "tabBar.indicator.progressive", "A progressive indicator does not combine with a loop.")

@@ -54,6 +54,10 @@ public actor PagerEngine {
         unowned(unsafe) var older: Session?
         unowned(unsafe) var newer: Session?
         var isLinked = false
+        /// When the auto-advance timer is due (wall-clock ms), while queued in `timers`.
+        var timerDue: Int64 = 0
+        /// Its place in `timers`; −1 when not queued.
+        var timerSlot = -1
 
         init(id: SessionID, pager: Pager, durable: Pager?, lastUsed: Double) {
             self.id = id
@@ -81,12 +85,22 @@ public actor PagerEngine {
     private let clock: any EngineClock
     /// Where changes are made durable; nil keeps sessions in memory only.
     public nonisolated let store: (any SessionStore)?
-    /// Seconds since 1970 at the engine clock's origin, to give the store wall-clock times.
+    /// Seconds since 1970 at the engine clock's origin, to give the store and the auto-advance
+    /// timers wall-clock times.
     private let wallOrigin: Double
+    /// Wakes this engine (and the other shards of the same server) when a timer is due; nil when
+    /// only ``fireDueTimers(limit:)`` fires them, which tests with an injected clock call.
+    private nonisolated let wake: TimerWake?
+    /// Whether `wake` knows this engine yet (it is told at the first timer).
+    private var registered = false
     private let makeID: @Sendable () -> SessionID
     private let executor = EngineExecutor()
     private var sessions: [SessionID: Session] = [:]
     private var idleOrder = IdleOrder()
+    /// Sessions whose auto-advance timer runs unpaused, earliest due first.
+    private var timers = TimerQueue()
+    /// The wake-up asked of `wake`; nil when none is.
+    private var armedFor: Int64?
     private var nextSubscriberID = 0
     /// Session data held by the sessions of every engine sharing these accounts, as budgets
     /// count it (``Pager/storedBytes``).
@@ -98,16 +112,30 @@ public actor PagerEngine {
     public private(set) var evictionVisits = 0
 
     /// Creates an engine; `accounts` are shared with the other shards of the same server (by
-    /// default, its own).
+    /// default, its own). Due timers fire by themselves unless `drivesTimers` is false.
+    /// `wallOrigin` (seconds since 1970 at the clock's origin) defaults to the real one; tests
+    /// with an injected clock may fix it.
     public init(
         limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
         accounts: EngineAccounts = EngineAccounts(), store: (any SessionStore)? = nil,
+        drivesTimers: Bool = true, wallOrigin: Double? = nil,
         makeID: @escaping @Sendable () -> SessionID = SessionID.random
+    ) {
+        self.init(
+            limits: limits, clock: clock, accounts: accounts, store: store, wake: drivesTimers ? TimerWake() : nil,
+            wallOrigin: wallOrigin, makeID: makeID)
+    }
+
+    /// Creates an engine woken by `wake`, which other shards may share.
+    init(
+        limits: EngineLimits, clock: any EngineClock, accounts: EngineAccounts, store: (any SessionStore)?,
+        wake: TimerWake?, wallOrigin: Double?, makeID: @escaping @Sendable () -> SessionID
     ) {
         self.limits = limits
         self.clock = clock
         self.store = store
-        self.wallOrigin = Date().timeIntervalSince1970 - clock.now()
+        self.wake = wake
+        self.wallOrigin = wallOrigin ?? (Date().timeIntervalSince1970 - clock.now())
         self.accounts = accounts
         self.makeID = makeID
     }
@@ -163,12 +191,14 @@ public actor PagerEngine {
         precondition(sessions[id] == nil, "a session id is used twice")
         let now = clock.now()
         let pager: Pager
-        do { pager = try definition.makePager(limits: limits.pager) } catch { throw .pager(error) }
+        do { pager = try definition.makePager(limits: limits.pager, now: milliseconds(now)) } catch {
+            throw .pager(error)
+        }
         try reserve(session: true, bytes: pager.storedBytes, now: now)
         var commit: Commit?
         if store != nil {
             do {
-                commit = try submitSave(id, pager, kind: nil, now: now, positionOnly: false)
+                commit = try submitSave(id, pager, event: nil, lastUsed: now, positionOnly: false)
             } catch {
                 EngineAccounts.release(accounts.storedBytes, pager.storedBytes)
                 EngineAccounts.release(accounts.sessions, 1)
@@ -179,6 +209,7 @@ public actor PagerEngine {
         if commit != nil { session.inFlight = 1 }
         sessions[id] = session
         idleOrder.append(session)
+        schedule(session)
         return Created(snapshot: SessionSnapshot(id: id, pager: pager), commit: commit)
     }
 
@@ -190,6 +221,7 @@ public actor PagerEngine {
         let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed)
         sessions[id] = session
         idleOrder.append(session)
+        schedule(session)
         accounts.admit(bytes: pager.storedBytes)
     }
 
@@ -248,7 +280,7 @@ public actor PagerEngine {
         }
         let outcome: PagerOutcome
         do {
-            outcome = try session.pager.applying(command, limits: limits.pager)
+            outcome = try session.pager.applying(command, limits: limits.pager, now: milliseconds(now))
         } catch {
             throw .pager(error)
         }
@@ -263,27 +295,45 @@ public actor PagerEngine {
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
-        // A change that also asks for the trailing action is published as that request (SPEC §5.3).
-        let kind =
+        // A change that also asks for the trailing action is published as that request (SPEC §5.3);
+        // one that changed only the timer, as `autoAdvanceChanged` (§5.10).
+        let kind: SessionEventKind =
             outcome.actionRequested != nil
-            ? .actionRequested : SessionEventKind.of(command, before: session.pager, after: outcome.pager)
-        guard store != nil else {
-            session.pager = outcome.pager
-            session.durable = outcome.pager
-            publish(SessionEvent(kind: kind, snapshot: snapshot), to: session)
-            return CommandResult(snapshot: snapshot, outcome: outcome, commit: nil)
-        }
-        let commit: Commit
+            ? .actionRequested
+            : outcome.onlyTimerChanged
+                ? .autoAdvanceChanged : .of(command, before: session.pager, after: outcome.pager)
+        let positionOnly =
+            command.changesPositionOnly && outcome.pager.settings.autoAdvance == session.pager.settings.autoAdvance
+        let commit: Commit?
         do {
-            commit = try submitSave(id, outcome.pager, kind: kind, now: now, positionOnly: command.changesPositionOnly)
+            commit = try record(
+                outcome.pager, of: session, event: SessionEvent(kind: kind, snapshot: snapshot), lastUsed: now,
+                positionOnly: positionOnly)
         } catch {
             if growth != 0 { EngineAccounts.release(accounts.storedBytes, growth) }
             throw error
         }
-        session.pager = outcome.pager
-        session.inFlight += 1
-        session.storedUse = now
+        if store != nil { session.storedUse = now }
         return CommandResult(snapshot: snapshot, outcome: outcome, commit: commit)
+    }
+
+    /// Makes `pager` the session's newest state: without a store, at once, publishing `event`;
+    /// with one, by submitting it (`event` is published when it is durable). `lastUsed` is what
+    /// the store records as the session's last use.
+    private func record(
+        _ pager: Pager, of session: Session, event: SessionEvent, lastUsed: Double, positionOnly: Bool
+    ) throws(EngineError) -> Commit? {
+        var commit: Commit?
+        if store != nil {
+            commit = try submitSave(session.id, pager, event: event, lastUsed: lastUsed, positionOnly: positionOnly)
+            session.inFlight += 1
+        } else {
+            session.durable = pager
+        }
+        session.pager = pager
+        schedule(session)
+        if commit == nil { publish(event, to: session) }
+        return commit
     }
 
     /// Deletes session `id`; its subscribers get a `deleted` event and their streams end. With a
@@ -309,12 +359,12 @@ public actor PagerEngine {
     // MARK: - Durability
 
     /// Submits a session's new state; the returned commit resolves after the engine has settled
-    /// it. `kind` is the event to publish when it is durable (nil for a creation).
+    /// it. `event` is published when it is durable (nil for a creation).
     private func submitSave(
-        _ id: SessionID, _ pager: Pager, kind: SessionEventKind?, now: Double, positionOnly: Bool
+        _ id: SessionID, _ pager: Pager, event: SessionEvent?, lastUsed: Double, positionOnly: Bool
     ) throws(EngineError) -> Commit {
-        try submit(.save(id, pager, lastUsed: wallOrigin + now, positionOnly: positionOnly)) { engine, error in
-            engine.settle(id, pager, kind: kind, error: error)
+        try submit(.save(id, pager, lastUsed: wallOrigin + lastUsed, positionOnly: positionOnly)) { engine, error in
+            engine.settle(id, pager, event: event, error: error)
         }
     }
 
@@ -339,12 +389,12 @@ public actor PagerEngine {
     /// The store's answer for a saved state: durable, it becomes what reads and subscribers see;
     /// failed, the session returns to its durable state (a creation that failed is forgotten).
     /// The store fails every change after a failed one, so nothing built on it survives.
-    func settle(_ id: SessionID, _ pager: Pager, kind: SessionEventKind?, error: StoreError?) {
+    func settle(_ id: SessionID, _ pager: Pager, event: SessionEvent?, error: StoreError?) {
         guard let session = sessions[id] else { return }
         session.inFlight -= 1
         guard error == nil else { return rollBack(session) }
         if (session.durable?.version ?? 0) < pager.version { session.durable = pager }
-        if let kind { publish(SessionEvent(kind: kind, snapshot: SessionSnapshot(id: id, pager: pager)), to: session) }
+        if let event { publish(event, to: session) }
     }
 
     /// The store's answer for a delete: durable, the session goes; failed, it stays.
@@ -363,6 +413,7 @@ public actor PagerEngine {
         guard session.pager.version != durable.version else { return }
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes - durable.storedBytes)
         session.pager = durable
+        schedule(session)
     }
 
     /// Evicts up to `limit` sessions idle for longer than the TTL; returns how many were evicted.
@@ -421,6 +472,7 @@ public actor PagerEngine {
     private func remove(_ id: SessionID, announce: Bool = true, cause: EventCause = .request) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
+        timers.remove(session)
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
@@ -440,6 +492,95 @@ public actor PagerEngine {
         evictions += 1
         try? store?.submit(.delete(id), completion: nil)
     }
+
+    // MARK: - Auto-advance
+
+    /// The most ticks one turn on the engine applies; a larger backlog (after a restart, say) is
+    /// fired in further turns, so the engine is never held for a number of sessions.
+    public static let tickBatch = 512
+
+    /// How long a tick the store refused waits before it is tried again, in milliseconds.
+    static let tickRetryMilliseconds: Int64 = 1000
+
+    /// Sessions whose timer is queued (running unpaused).
+    public var scheduledTimers: Int { timers.count }
+
+    /// Applies up to `limit` due ticks, earliest first, each one as a command would apply
+    /// (one version, one event with `cause: autoAdvance`, through the store when there is one).
+    /// A tick is not use: a session idle past the TTL is evicted instead. Returns the number of
+    /// timers taken from the queue.
+    @discardableResult
+    public func fireDueTimers(limit: Int = tickBatch) -> Int {
+        let now = clock.now()
+        let ms = milliseconds(now)
+        armedFor = nil
+        var fired = 0
+        while fired < limit, let session = timers.popDue(now: ms) {
+            fired += 1
+            if isExpired(session, now: now) {
+                evict(session.id)
+            } else if !session.deleting {
+                // A tick happens at its due time, so a wake-up that comes late does not delay the
+                // next one; one more than an interval late (after a restart, say) happens now, so
+                // a backlog is never replayed.
+                let due = session.timerDue
+                tick(session, now: ms - due <= Int64(session.pager.settings.autoAdvance.interval) ? due : ms)
+            }
+        }
+        if let earliest = timers.earliest { wakeUp(by: earliest) }
+        return fired
+    }
+
+    private func tick(_ session: Session, now: Int64) {
+        let before = session.pager
+        guard let outcome = try? before.applying(.tick, limits: limits.pager, now: now), outcome.changed else {
+            // Not due after all (the queue is kept in step with the state, so this is defensive).
+            if let due = before.timer.dueAt, due > now { schedule(session) }
+            return
+        }
+        let event = SessionEvent(
+            kind: .of(.tick, before: before, after: outcome.pager),
+            snapshot: SessionSnapshot(id: session.id, pager: outcome.pager), cause: .autoAdvance, move: outcome.move)
+        do {
+            _ = try record(
+                outcome.pager, of: session, event: event, lastUsed: session.lastUsed,
+                positionOnly: outcome.pager.settings.autoAdvance == before.settings.autoAdvance)
+        } catch {
+            // The store refuses changes for now; the session keeps its state and tries again.
+            let retry = now + Self.tickRetryMilliseconds
+            timers.schedule(session, at: retry)
+            wakeUp(by: retry)
+        }
+    }
+
+    /// Queues the session's timer when it runs unpaused, and takes it out otherwise.
+    private func schedule(_ session: Session) {
+        guard let due = session.pager.timer.dueAt else { return timers.remove(session) }
+        timers.schedule(session, at: due)
+        wakeUp(by: due)
+    }
+
+    /// How finely wake-ups are spaced, in milliseconds: a wake-up is asked for the next multiple
+    /// of this after the due time, so one wake-up fires every timer due in that span. Ticks come
+    /// up to this much late (their times in the state are exact), and a server with any number
+    /// of timers wakes at most 100 times a second.
+    static let wakeQuantum: Int64 = 10
+
+    /// Asks `wake` for a wake-up by `due` when it is earlier than the one asked for.
+    private func wakeUp(by due: Int64) {
+        guard let wake else { return }
+        let slot = (due + Self.wakeQuantum - 1) / Self.wakeQuantum * Self.wakeQuantum
+        guard armedFor.map({ slot < $0 }) ?? true else { return }
+        armedFor = slot
+        if !registered {
+            registered = true
+            wake.register(self)
+        }
+        wake.wake(at: slot, delay: slot - milliseconds(clock.now()))
+    }
+
+    /// Wall-clock milliseconds at engine time `now`.
+    private func milliseconds(_ now: Double) -> Int64 { Int64(((wallOrigin + now) * 1000).rounded(.down)) }
 
     // MARK: - Change feed
 

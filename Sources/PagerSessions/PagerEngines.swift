@@ -31,10 +31,12 @@ public final class PagerEngines: Sendable {
     public let store: (any SessionStore)?
     private let makeID: @Sendable () -> SessionID
 
-    /// Creates `count` shards sharing `limits` and `store`.
+    /// Creates `count` shards sharing `limits` and `store`; `drivesTimers` and `wallOrigin` are
+    /// as for ``PagerEngine``.
     public init(
         count: Int, limits: EngineLimits = EngineLimits(), clock: any EngineClock = SystemEngineClock(),
-        store: (any SessionStore)? = nil, makeID: @escaping @Sendable () -> SessionID = SessionID.random
+        store: (any SessionStore)? = nil, drivesTimers: Bool = true, wallOrigin: Double? = nil,
+        makeID: @escaping @Sendable () -> SessionID = SessionID.random
     ) {
         precondition(count >= 1, "an engine needs at least one shard")
         let accounts = EngineAccounts()
@@ -42,8 +44,12 @@ public final class PagerEngines: Sendable {
         self.limits = limits
         self.store = store
         self.makeID = makeID
+        // One wake-up source for every shard, so a server wakes once per due time.
+        let wake = drivesTimers ? TimerWake() : nil
         shards = (0..<count).map { _ in
-            PagerEngine(limits: limits, clock: clock, accounts: accounts, store: store, makeID: makeID)
+            PagerEngine(
+                limits: limits, clock: clock, accounts: accounts, store: store, wake: wake, wallOrigin: wallOrigin,
+                makeID: makeID)
         }
     }
 

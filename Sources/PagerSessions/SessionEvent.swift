@@ -15,6 +15,8 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     case settingsChanged
     /// A client met the end of a bounded pager that offers a trailing action.
     case actionRequested
+    /// The auto-advance timer changed (or halted) with nothing else changing (SPEC §5.10).
+    case autoAdvanceChanged
     /// The session was deleted; nothing follows. (A session with subscribers is never evicted.)
     case deleted
 
@@ -27,6 +29,8 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
         case .insert, .insertFromCatalog, .remove, .update, .replacePages: return .pagesChanged
         case .push, .pop: return .stackChanged
         case .updateSettings: return .settingsChanged
+        case .autoAdvance: return .autoAdvanceChanged
+        case .tick: return before.index != after.index ? .pageChanged : .autoAdvanceChanged
         }
     }
 }
@@ -50,14 +54,20 @@ public struct SessionEvent: Sendable {
     public var snapshot: SessionSnapshot
     /// What made the change.
     public var cause: EventCause
+    /// For a tick, what a request would have reported (`moved`, `direction`, `edge`,
+    /// `keyframes`); nil for other events.
+    public var move: MoveReport?
     /// Where the first subscriber that writes the event keeps its wire form for the others.
     public let encoding = EncodedOnce()
 
     /// Creates an event.
-    public init(kind: SessionEventKind, snapshot: SessionSnapshot, cause: EventCause = .request) {
+    public init(
+        kind: SessionEventKind, snapshot: SessionSnapshot, cause: EventCause = .request, move: MoveReport? = nil
+    ) {
         self.kind = kind
         self.snapshot = snapshot
         self.cause = cause
+        self.move = move
     }
 }
 
@@ -111,10 +121,12 @@ public struct CommandResult: Sendable {
 }
 
 extension PagerCommand {
-    /// Whether the command changes only the index and the transition (and so the version).
+    /// Whether the command changes only the position: the index, the transition, the overscroll
+    /// and the timer (and so the version). The auto-advance setting's `enabled`, which a tick,
+    /// a swipe or a control action may turn off, is checked by the engine.
     var changesPositionOnly: Bool {
         switch self {
-        case .next, .previous, .select, .scroll, .beginTransition, .endTransition: true
+        case .next, .previous, .select, .scroll, .beginTransition, .endTransition, .autoAdvance, .tick: true
         case .insert, .insertFromCatalog, .remove, .update, .replacePages, .push, .pop, .updateSettings: false
         }
     }

@@ -30,7 +30,8 @@ enum StoredRecord {
         return w.bytes
     }
 
-    /// The index, the transition and, during one, the overscroll.
+    /// The index, the transition, the overscroll and the auto-advance timer; the last two were
+    /// added later and are left out when there is neither.
     static func position(of pager: Pager) -> [UInt8] {
         var w = JSONWriter(capacity: 64)
         w.beginArray()
@@ -49,6 +50,21 @@ enum StoredRecord {
             w.beginArray()
             w.string(overscroll.edge.rawValue)
             w.number(overscroll.progress)
+            w.endArray()
+        } else if pager.timer != .idle {
+            w.null()
+        }
+        switch pager.timer {
+        case .idle: break
+        case .due(let at):
+            w.beginArray()
+            w.string("due")
+            w.int(Int(at))
+            w.endArray()
+        case .paused(let by, let remaining):
+            w.beginArray()
+            w.string(by.rawValue)
+            w.int(remaining)
             w.endArray()
         }
         w.endArray()
@@ -138,6 +154,12 @@ enum StoredRecord {
         for text in [texts.tabValueFormat, texts.pageValueFormat, texts.firstPageMessage, texts.lastPageMessage] {
             w.string(text)
         }
+        let auto = settings.autoAdvance
+        w.bool(auto.enabled)
+        w.int(auto.interval)
+        w.string(auto.direction.rawValue)
+        w.string(auto.atEnd.rawValue)
+        w.string(auto.onInteraction.rawValue)
         w.endArray()
     }
 
@@ -171,10 +193,19 @@ enum StoredRecord {
             var inner = try fields.array()
             return Overscroll(edge: try inner.enumeration(), progress: try inner.number())
         }
+        let timer = try place.trailing { fields throws(RecordError) -> AutoAdvanceTimer in
+            var inner = try fields.array()
+            let kind = try inner.string(), value = try inner.int()
+            if kind == "due" { return .due(at: Int64(value)) }
+            guard let by = AutoAdvancePause(rawValue: kind) else {
+                throw RecordError("'\(kind)' is not a known timer state")
+            }
+            return .paused(by: by, remaining: value)
+        }
         do {
             return try Pager(
                 restoring: pages, index: index, transition: transition, overscroll: overscroll, settings: settings,
-                catalog: catalog, version: version)
+                catalog: catalog, version: version, timer: timer ?? .idle)
         } catch {
             throw RecordError("the stored pager is not valid: \(error)")
         }
@@ -257,6 +288,12 @@ enum StoredRecord {
         settings.accessibilityText.pageValueFormat = try fields.string()
         settings.accessibilityText.firstPageMessage = try fields.string()
         settings.accessibilityText.lastPageMessage = try fields.string()
+        guard !fields.isAtEnd else { return settings }
+        settings.autoAdvance.enabled = try fields.bool()
+        settings.autoAdvance.interval = try fields.int()
+        settings.autoAdvance.direction = try fields.enumeration()
+        settings.autoAdvance.atEnd = try fields.enumeration()
+        settings.autoAdvance.onInteraction = try fields.enumeration()
         return settings
     }
 

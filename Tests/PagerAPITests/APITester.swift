@@ -20,10 +20,15 @@ struct APITester {
     let responder: APIResponder
     /// The engine's clock: tests move it by hand.
     let clock = ManualTime()
+    /// Wall-clock milliseconds at clock time 0, so auto-advance times are known in advance.
+    static let wallOrigin: Int64 = 1_700_000_000_000
 
     init(limits: EngineLimits = EngineLimits(), options: APIOptions = APIOptions()) throws {
         let templates = try Self.shippedTemplates()
-        engine = PagerEngines(count: 4, limits: limits, clock: TestClock(time: clock))
+        // Timers fire only when a test calls `fireTimers()`, at the time the test set.
+        engine = PagerEngines(
+            count: 4, limits: limits, clock: TestClock(time: clock), drivesTimers: false,
+            wallOrigin: Double(Self.wallOrigin) / 1000)
         responder = APIResponder(engines: engine, templates: templates, readiness: Readiness(), options: options)
     }
 
@@ -70,6 +75,14 @@ struct APITester {
         let response = await responder.respond(to: request)
         return Reply(
             status: response.status.code, headers: response.headers, body: response.bodyBytes, response: response)
+    }
+
+    /// Moves the clock on by `milliseconds` and applies every tick due by then; returns how many
+    /// timers were taken from the queues.
+    @discardableResult
+    func fireTimers(after milliseconds: Int = 0) -> Int {
+        clock.advance(by: Double(milliseconds) / 1000)
+        return engine.shards.reduce(0) { total, shard in total + shard.immediately { $0.fireDueTimers() } }
     }
 
     /// Creates a session and returns its id.

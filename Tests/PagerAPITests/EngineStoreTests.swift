@@ -183,3 +183,72 @@ struct EngineStoreTests {
         #expect(deleted == id)
     }
 }
+
+@Suite("Auto-advance ticks over a store")
+struct TickStoreTests {
+    static func ticking() -> PagerDefinition {
+        var definition = EngineStoreTests.threePages
+        definition.settings.autoAdvance.enabled = true
+        definition.settings.autoAdvance.interval = 500
+        return definition
+    }
+
+    @Test("a tick is submitted like a command, published only when durable, rolled back when the store fails")
+    func tickThroughTheStore() async throws {
+        let store = HandStore()
+        let time = ManualTime()
+        let engines = PagerEngines(
+            count: 1, clock: TestClock(time: time), store: store, drivesTimers: false, wallOrigin: 1_700_000_000)
+        let created = try engines.create(Self.ticking())
+        store.answerAll()
+        try await created.commit?.durable()
+        let engine = engines.shards[0]
+        let watcher = try engine.immediately { try $0.subscribe(to: created.id) }
+        var events = watcher.events.makeAsyncIterator()
+        time.advance(by: 0.5)
+        #expect(engine.immediately { $0.fireDueTimers() } == 1)
+        // Submitted as a position change, with the session's last use (not now: ticks are not use).
+        guard case .save(_, let saved, let lastUsed, let positionOnly) = try #require(store.submitted.last) else {
+            Issue.record("expected a save")
+            return
+        }
+        #expect(saved.index == 1 && positionOnly && lastUsed == 1_700_000_000)
+        #expect(try engine.immediately { try $0.snapshot(of: created.id) }.version == 1)
+        store.answerAll()
+        let event = await events.next()
+        #expect(event?.cause == .autoAdvance && event?.snapshot.version == 2 && event?.kind == .pageChanged)
+        // The next tick fails in the store: the session goes back to version 2 and ticks again later.
+        time.advance(by: 0.5)
+        engine.immediately { _ = $0.fireDueTimers() }
+        store.answerAll(StoreError("disk full"))
+        let after = try engine.immediately { try $0.latest(of: created.id) }
+        #expect(after.version == 2 && after.pager.index == 1)
+        #expect(engine.immediately { $0.scheduledTimers } == 1)
+        time.advance(by: 0.001)
+        #expect(engine.immediately { $0.fireDueTimers() } == 1)
+        store.answerAll()
+        #expect(try engine.immediately { try $0.snapshot(of: created.id) }.pager.index == 2)
+        engine.immediately { $0.unsubscribe(watcher.token, from: created.id) }
+    }
+
+    @Test("a halting tick stores the whole document, since the setting changed")
+    func haltStoresTheSetting() async throws {
+        let store = HandStore()
+        let time = ManualTime()
+        let engines = PagerEngines(count: 1, clock: TestClock(time: time), store: store, drivesTimers: false)
+        var definition = Self.ticking()
+        definition.settings.autoAdvance.atEnd = .stop
+        definition.initialPage = .index(2)
+        let created = try engines.create(definition)
+        store.answerAll()
+        try await created.commit?.durable()
+        time.advance(by: 0.5)
+        engines.shards[0].immediately { _ = $0.fireDueTimers() }
+        guard case .save(_, let saved, _, let positionOnly) = try #require(store.submitted.last) else {
+            Issue.record("expected a save")
+            return
+        }
+        #expect(!positionOnly && !saved.settings.autoAdvance.enabled && saved.version == 2)
+        store.answerAll()
+    }
+}

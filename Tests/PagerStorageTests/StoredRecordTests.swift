@@ -87,6 +87,35 @@ struct StoredRecordTests {
         #expect(old.settings.rubberBand == RubberBand() && old.overscroll == nil && old.settings.mode == .loop)
     }
 
+    @Test("the auto-advance setting and each timer state round-trip; a damaged timer is refused")
+    func autoAdvance() throws {
+        var settings = PagerSettings()
+        settings.autoAdvance.enabled = true
+        settings.autoAdvance.interval = 1234
+        settings.autoAdvance.direction = .reverse
+        settings.autoAdvance.atEnd = .stop
+        settings.autoAdvance.onInteraction = .stop
+        let t0: Int64 = 1_700_000_000_000
+        let due = try Pager(pages: [Page(id: "a", title: "A"), Page(id: "b", title: "B")], settings: settings, now: t0)
+        let paused = try due.applying(.autoAdvance(.pause), now: t0 + 34).pager
+        var pausing = settings
+        pausing.autoAdvance.onInteraction = .pause
+        let swiping = try Pager(pages: due.pages, settings: pausing, now: t0).applying(.scroll(.progress(0.5))).pager
+        #expect(due.timer == .due(at: t0 + 1234) && paused.timer == .paused(by: .control, remaining: 1200))
+        #expect(swiping.timer == .paused(by: .interaction, remaining: 1234))
+        for pager in [due, paused, swiping] {
+            let read = try StoredRecord.pager(
+                document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager),
+                version: pager.version)
+            #expect(read == pager && read.timer == pager.timer)
+        }
+        // A timer that does not fit: due while the setting is off.
+        let off = Array(StoredRecord.document(of: try Pager(pages: due.pages)))
+        #expect(throws: RecordError.self) {
+            try StoredRecord.pager(document: off, position: Array("[0,null,null,[\"due\",5]]".utf8), version: 2)
+        }
+    }
+
     @Test("an empty pager round-trips with no index")
     func emptyPager() throws {
         let pager = try Pager(pages: [])
