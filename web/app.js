@@ -1,44 +1,150 @@
-// The pagerd demo: every number drawn here comes from the server's state document; the page
-// only reports input (drags, taps, buttons) and follows the session's event stream.
-"use strict";
+// The pagerd demo, built on the client module ./pagerd.js. Every number drawn here comes from the
+// server's state document; the page only reports input (drags, taps, keys, buttons) and follows
+// the session's event stream, so several windows on one session (?session=ID) stay in step, and
+// auto-advance ticks made by the server show up in all of them.
+
+import { PagerdClient, PagerdError } from "./pagerd.js";
 
 const $ = (id) => document.getElementById(id);
-let state = null;
-let events = null;
-let animating = false;
-let drag = null;
+const client = new PagerdClient();
 
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  const data = response.status === 204 ? null : await response.json();
-  if (!response.ok) {
-    $("status").textContent = `${response.status} ${data.code}: ${data.detail}`;
+/** @type {import("./pagerd.js").Session | null} The session shown. */
+let session = null;
+// Counts the sessions asked for, so that only the newest one asked for is shown.
+let opening = 0;
+// True while a jump plays its keyframes: state changes are held (the session keeps them) and
+// drawn when it ends.
+let animating = false;
+// The swipe in progress, or null.
+let drag = null;
+// The id of the current page in the last state seen, to announce page changes made elsewhere.
+let lastPageId = null;
+// The demo's own memory of settings the state document does not report: the rubber band it
+// asked for and whether it asked for the fade indicator (both forgotten when a session opens).
+let rubberBand = "none";
+let fade = false;
+// The tab buttons, kept from one render to the next so that keyboard focus stays on them.
+const tabButtons = [];
+
+// The title colours the "Title colours" button asks for (tabBar.title, SPEC §5.8): both keep a
+// contrast above 4.5:1 on the white tab bar.
+const TITLE_COLOURS = { color: "#545458", selectedColor: "#0060DF", scale: 0.85, selectedScale: 1 };
+
+// The keys that carry out the pager's platform actions (SPEC §5.9).
+const ACTION_KEYS = { pageRight: "ArrowRight", pageLeft: "ArrowLeft", pageDown: "ArrowDown", pageUp: "ArrowUp" };
+
+// MARK: Errors and announcements
+
+/** Runs one request; shows a refusal (or any failure) in the error line and answers null. */
+async function attempt(request) {
+  $("error").textContent = "";
+  try {
+    return await request();
+  } catch (error) {
+    $("error").textContent = error instanceof PagerdError ? error.message : `Request failed: ${error.message ?? error}`;
     return null;
   }
-  return data;
 }
 
-// Reads out what a move announces (next, previous and select answer with it).
-function announce(result) {
-  if (result && result.announcement) $("announcer").textContent = result.announcement;
+/** Reads `text` out through the live region (unchanged text is not set again). */
+function announce(text) {
+  const announcer = $("announcer");
+  if (text && announcer.textContent !== text) announcer.textContent = text;
 }
 
-function sessionPath(suffix = "") {
-  return `/v1/sessions/${state.id}${suffix}`;
+/** What a page change made elsewhere announces: "{label}, {value}", as the server's
+ *  announcements are built (SPEC §5.9). */
+function pageAnnouncement(s) {
+  if (!s.page) return "";
+  const tab = s.tabs.find((t) => t.index === s.index);
+  const label = tab?.accessibility?.label || s.page.accessibilityLabel || s.page.title || s.page.id;
+  const value = s.accessibility?.pager.value;
+  return value ? `${label}, ${value}` : label;
 }
 
-// Applies a state document unless it is older than the one shown (responses and events race).
-function accept(next) {
-  if (!next || !next.id) return;
-  if (state && state.id === next.id && next.version < state.version) return;
-  state = next;
+// MARK: Sessions
+
+/**
+ * Shows the session that `load` resolves with (a create or an open), unless another was asked
+ * for meanwhile; answers the session, or null when the request failed.
+ */
+async function openSession(load) {
+  const ticket = ++opening;
+  const next = await attempt(load);
+  if (next && ticket === opening) show(next);
+  return next;
+}
+
+/** Stops following the session shown, then shows and follows `next`. */
+function show(next) {
+  if (session) session.unfollow();
+  session = next;
+  animating = false;
+  drag = null;
+  rubberBand = "none";
+  fade = false;
+  lastPageId = next.state.page ? next.state.page.id : null;
+  $("event-log").replaceChildren();
+  $("pager").dataset.lastKind = "";
+  $("pager").dataset.lastCause = "";
+  next.addEventListener("change", (event) => { if (session === next) changed(event.detail); });
+  next.addEventListener("deleted", (event) => {
+    if (session !== next) return;
+    $("status").textContent = event.detail.cause === "idle"
+      ? "This session was deleted after idling." : "This session was deleted.";
+  });
+  next.follow();
+  // The address names the session, so it can be reloaded or opened in another window.
+  const url = new URL(location.href);
+  url.searchParams.set("session", next.id);
+  url.hash = "";
+  history.replaceState(null, "", url);
+  render(next.state);
+}
+
+/**
+ * A new state from a response or an event: logs events, announces a page change made elsewhere
+ * (a response's own announcement is read out by the code that sent it), and draws the state.
+ * @param {import("./pagerd.js").ChangeDetail} detail
+ */
+function changed({ state, kind, cause }) {
+  const pageId = state.page ? state.page.id : null;
+  if (kind !== "response") {
+    logEvent(kind, kind === "state" ? "none" : cause, state);
+    if (pageId !== null && pageId !== lastPageId) announce(pageAnnouncement(state));
+  }
+  lastPageId = pageId;
   if (!animating) render(state);
 }
+
+/** Adds an event to the top of the event list (the newest eight are kept). */
+function logEvent(kind, cause, s) {
+  const item = document.createElement("li");
+  item.dataset.kind = kind;
+  item.dataset.cause = cause;
+  item.dataset.version = String(s.version);
+  item.dataset.index = s.index === null ? "" : String(s.index);
+  const where = s.index === null ? "no pages" : `page ${s.index + 1}`;
+  item.textContent = `v${s.version} ${kind} (${cause}): ${where}`;
+  const log = $("event-log");
+  log.prepend(item);
+  while (log.children.length > 8) log.lastElementChild.remove();
+  $("pager").dataset.lastKind = kind;
+  $("pager").dataset.lastCause = cause;
+}
+
+async function loadTemplates() {
+  const list = await attempt(async () => (await client.request("GET", "/v1/templates")).body);
+  if (!list) return;
+  for (const template of list.templates) {
+    const option = document.createElement("option");
+    option.value = template.name;
+    option.textContent = `${template.name} — ${template.description}`;
+    $("template").appendChild(option);
+  }
+}
+
+// MARK: Drawing
 
 // Where page `position` (a logical index, or one a loop period away) sits along the track: the
 // server's page offsets are physical (mirrored right to left, by height when vertical), so the
@@ -49,6 +155,22 @@ function placeAt(s, position) {
   return s.layoutDirection === "rtl" ? (s.pageCount - 1 - position) * W : position * W;
 }
 
+/** Black or white, whichever has the higher contrast on the colour `background` ("#RRGGBB"). */
+function textColourOn(background) {
+  const match = /^#([0-9a-f]{6})/i.exec(background);
+  if (!match) return "#000";
+  const channel = (at) => {
+    const c = parseInt(match[1].slice(at, at + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#fff" : "#000";
+}
+
+/**
+ * Draws state `s`. During a jump, `frame` (a keyframe plus every page) replaces the page offset,
+ * the indicator, the tab bar's offset and the pages placed.
+ */
 function render(s, frame = {}) {
   const W = s.viewport.width;
   const vertical = s.orientation === "vertical";
@@ -57,52 +179,131 @@ function render(s, frame = {}) {
   const tabBarOffset = frame.tabBarOffset ?? s.tabBar.offset;
   document.documentElement.style.setProperty("--viewport-width", `${W}px`);
   document.documentElement.style.setProperty("--viewport-height", `${s.viewport.height}px`);
+  $("pager").dataset.session = s.id;
   $("device").classList.toggle("vertical", vertical);
   $("device").dir = s.layoutDirection;
-  $("pager").hidden = false;
   $("status").textContent = `session ${s.id} · ${s.mode} · ${s.pageCount} pages`;
 
-  const bar = $("tabbar");
-  bar.hidden = s.tabBar.layout === "none" || s.empty;
+  $("tabbar").hidden = s.tabBar.layout === "none" || s.empty;
   const strip = $("tabstrip");
   strip.style.width = `${s.tabBar.contentWidth}px`;
   strip.style.transform = `translateX(${-tabBarOffset}px)`;
-  strip.querySelectorAll(".tab").forEach((tab) => tab.remove());
-  for (const tab of s.tabs) {
+  renderTabs(s);
+  renderIndicator(indicator);
+  renderPages(s, frame.pages ?? pagesAround(s), pageOffset);
+
+  $("empty").hidden = !s.empty || !s.emptyState;
+  if (s.empty && s.emptyState) {
+    $("empty-title").textContent = s.emptyState.title;
+    $("empty-action").textContent = s.emptyState.action ? s.emptyState.action.title : "";
+    $("empty-action").hidden = !s.emptyState.action;
+  }
+  // The live region is silent while auto-advance turns the pages by itself (SPEC §5.9).
+  $("announcer").setAttribute("aria-live", s.accessibility?.liveRegion ?? "polite");
+  renderPager(s);
+  renderAutoAdvance(s.autoAdvance);
+
+  $("previous").disabled = !s.canGoPrevious;
+  $("next").disabled = !s.canGoNext;
+  $("trailing").hidden = !s.trailingAction;
+  if (s.trailingAction) $("trailing").textContent = s.trailingAction.title;
+  $("push").disabled = s.empty;
+  $("pop").disabled = s.empty || !(s.page && s.page.stack.length);
+  $("second-window").href = `${location.pathname}?session=${encodeURIComponent(s.id)}`;
+  $("fact-version").textContent = s.version;
+  $("fact-index").textContent = s.index;
+  $("fact-offset").textContent = pageOffset;
+  $("fact-transition").textContent = s.transition ? JSON.stringify(s.transition) : "none";
+  $("fact-overscroll").textContent = s.overscroll ? JSON.stringify(s.overscroll) : "none";
+
+  const hasTabs = s.tabs.length > 0;
+  $("direction").setAttribute("aria-pressed", String(s.layoutDirection === "rtl"));
+  $("orientation").setAttribute("aria-pressed", String(vertical));
+  $("rubber-band").setAttribute("aria-pressed", String(rubberBand !== "none"));
+  $("title-colors").setAttribute("aria-pressed", String(hasTabs && s.tabs[0].color !== undefined));
+  $("title-colors").disabled = !hasTabs;
+  $("fade").setAttribute("aria-pressed", String(fade));
+  $("fade").disabled = !hasTabs;
+}
+
+/**
+ * The tabs: frames, title colour and scale (present when tabBar.title is set), badge, and the
+ * server's accessibility descriptor as ARIA (SPEC §5.8, §5.9, §5.12). Only the selected tab is in
+ * the Tab order; the arrow keys move between tabs.
+ */
+function renderTabs(s) {
+  const strip = $("tabstrip");
+  while (tabButtons.length > s.tabs.length) tabButtons.pop().remove();
+  while (tabButtons.length < s.tabs.length) {
     const button = document.createElement("button");
-    button.className = "tab" + (tab.index === s.index ? " current" : "");
-    // The server's accessibility descriptor (SPEC §5.9) becomes the tab's ARIA attributes.
-    const described = tab.accessibility;
+    button.type = "button";
+    button.className = "tab";
     button.setAttribute("role", "tab");
-    if (described) {
-      button.setAttribute("aria-selected", String(described.selected));
-      button.setAttribute("aria-label", `${described.label}, ${described.value}`);
-      if (described.hint) button.title = described.hint;
-    }
+    button.setAttribute("aria-controls", "viewport");
+    const label = document.createElement("span");
+    label.className = "label";
+    button.append(label);
+    button.addEventListener("click", () => select(Number(button.dataset.index)));
+    strip.insertBefore(button, $("indicator"));
+    tabButtons.push(button);
+  }
+  s.tabs.forEach((tab, i) => {
+    const button = tabButtons[i];
+    button.dataset.index = String(tab.index);
+    button.classList.toggle("current", tab.index === s.index);
     button.style.left = `${tab.x}px`;
     button.style.width = `${tab.width}px`;
-    button.textContent = tab.title;
-    button.dataset.index = tab.index;
-    button.addEventListener("click", () => select(tab.index));
-    strip.insertBefore(button, $("indicator"));
-  }
+    button.style.color = tab.color ?? "";
+    const label = button.querySelector(".label");
+    if (label.textContent !== tab.title) label.textContent = tab.title;
+    label.style.transform = tab.scale === undefined ? "" : `scale(${tab.scale})`;
+    let badge = button.querySelector(".badge");
+    if (tab.badge === null || tab.badge === undefined) {
+      if (badge) badge.remove();
+    } else {
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "badge";
+        button.append(badge);
+      }
+      badge.textContent = String(tab.badge);
+    }
+    const described = tab.accessibility;
+    const selected = described ? described.selected : tab.index === s.index;
+    button.setAttribute("aria-selected", String(selected));
+    button.tabIndex = selected ? 0 : -1;
+    if (described) {
+      const badgeText = tab.badge === null || tab.badge === undefined ? "" : `, badge ${tab.badge}`;
+      button.setAttribute("aria-label", `${described.label}, ${described.value}${badgeText}`);
+      if (described.hint) button.title = described.hint;
+      else button.removeAttribute("title");
+    }
+  });
+}
+
+/** The indicator's pieces, faded by its `alpha` (SPEC §5.8). */
+function renderIndicator(indicator) {
   const holder = $("indicator");
   holder.replaceChildren();
-  if (indicator) {
-    for (const segment of indicator.segments) {
-      const piece = document.createElement("div");
-      piece.className = "indicator-segment";
-      piece.style.left = `${segment.x}px`;
-      piece.style.width = `${segment.width}px`;
-      piece.style.height = `${indicator.height}px`;
-      holder.appendChild(piece);
-    }
+  holder.style.opacity = indicator ? String(indicator.alpha ?? 1) : "";
+  if (!indicator) return;
+  for (const segment of indicator.segments) {
+    const piece = document.createElement("div");
+    piece.className = "indicator-segment";
+    piece.style.left = `${segment.x}px`;
+    piece.style.width = `${segment.width}px`;
+    piece.style.height = `${indicator.height}px`;
+    holder.appendChild(piece);
   }
+}
 
+/** The page cards along the track. Only the current page's card is exposed to assistive
+ *  technology; its neighbours (and a loop's copies) are drawn for swiping only. */
+function renderPages(s, placed, pageOffset) {
+  const vertical = s.orientation === "vertical";
   $("viewport").hidden = s.empty;
   const track = $("track");
   track.replaceChildren();
-  const placed = frame.pages ?? pagesAround(s);
   for (const { page, position } of placed) {
     const card = document.createElement("div");
     card.className = "page";
@@ -111,13 +312,22 @@ function render(s, frame = {}) {
       card.style.height = `${s.viewport.height}px`;
     } else {
       card.style.left = `${placeAt(s, position)}px`;
-      card.style.width = `${W}px`;
+      card.style.width = `${s.viewport.width}px`;
     }
     const content = page.content || {};
-    card.style.background = content.color || "#8e8e93";
-    card.innerHTML = "";
+    const background = content.color || "#8e8e93";
+    card.style.background = background;
+    card.style.color = textColourOn(background);
+    if (position === s.index) {
+      card.setAttribute("role", "group");
+      card.setAttribute("aria-roledescription", "page");
+      card.setAttribute("aria-label", page.title || page.id);
+    } else {
+      card.setAttribute("aria-hidden", "true");
+    }
     const emoji = document.createElement("div");
     emoji.className = "emoji";
+    emoji.setAttribute("aria-hidden", "true");
     emoji.textContent = content.emoji || "📄";
     const title = document.createElement("div");
     title.className = "title";
@@ -139,28 +349,6 @@ function render(s, frame = {}) {
     track.appendChild(card);
   }
   track.style.transform = vertical ? `translateY(${-pageOffset}px)` : `translateX(${-pageOffset}px)`;
-
-  $("empty").hidden = !s.empty || !s.emptyState;
-  if (s.empty && s.emptyState) {
-    $("empty-title").textContent = s.emptyState.title;
-    $("empty-action").textContent = s.emptyState.action ? s.emptyState.action.title : "";
-    $("empty-action").hidden = !s.emptyState.action;
-  }
-  $("previous").disabled = !s.canGoPrevious;
-  $("next").disabled = !s.canGoNext;
-  $("trailing").hidden = !s.trailingAction;
-  if (s.trailingAction) $("trailing").textContent = s.trailingAction.title;
-  $("push").disabled = s.empty;
-  $("pop").disabled = s.empty || !(s.page && s.page.stack.length);
-  $("second-window").href = `${location.pathname}#session=${s.id}`;
-  $("fact-version").textContent = s.version;
-  $("fact-index").textContent = s.index;
-  $("fact-offset").textContent = pageOffset;
-  $("fact-transition").textContent = s.transition ? JSON.stringify(s.transition) : "none";
-  $("fact-overscroll").textContent = s.overscroll ? JSON.stringify(s.overscroll) : "none";
-  $("direction").setAttribute("aria-pressed", String(s.layoutDirection === "rtl"));
-  $("orientation").setAttribute("aria-pressed", String(vertical));
-  $("rubber-band").setAttribute("aria-pressed", String(rubberBand !== "none"));
 }
 
 // The current page, its preloaded neighbours, and copies one period away so a loop's seam shows
@@ -179,94 +367,133 @@ function pagesAround(s) {
   return placed;
 }
 
-// MARK: Session life
-
-async function loadTemplates() {
-  const list = await call("GET", "/v1/templates");
-  if (!list) return;
-  for (const template of list.templates) {
-    const option = document.createElement("option");
-    option.value = template.name;
-    option.textContent = `${template.name} — ${template.description}`;
-    $("template").appendChild(option);
-  }
+/** The pager's value under the device, and the keys its actions take (SPEC §5.9). */
+function renderPager(s) {
+  const pager = s.accessibility?.pager;
+  $("pager-value").textContent = pager?.value ?? "";
+  const keys = (pager?.platformActions ?? []).map((action) => ACTION_KEYS[action]).filter(Boolean);
+  if (keys.length) $("viewport").setAttribute("aria-keyshortcuts", keys.join(" "));
+  else $("viewport").removeAttribute("aria-keyshortcuts");
 }
 
-async function openSession(id) {
-  const s = await call("GET", `/v1/sessions/${id}`);
-  if (!s) return;
-  state = null;
-  accept(s);
-  follow(id);
-  if (location.hash !== `#session=${id}`) history.replaceState(null, "", `#session=${id}`);
-}
-
-function follow(id) {
-  if (events) events.close();
-  events = new EventSource(`/v1/sessions/${id}/events`);
-  const kinds = ["state", "pageChanged", "transition", "pagesChanged", "stackChanged", "settingsChanged", "actionRequested"];
-  for (const kind of kinds) events.addEventListener(kind, (event) => accept(JSON.parse(event.data)));
-  events.addEventListener("deleted", () => {
-    $("status").textContent = "This session was deleted.";
-    events.close();
-  });
+/** The auto-advance control (SPEC §5.10); hidden when the server reports no auto-advance. */
+function renderAutoAdvance(auto) {
+  const box = $("auto-advance");
+  box.hidden = !auto;
+  if (!auto) return;
+  box.dataset.enabled = String(auto.enabled);
+  box.dataset.running = String(auto.running);
+  box.dataset.paused = String(auto.paused);
+  box.dataset.pausedBy = auto.pausedBy ?? "";
+  $("auto-start").disabled = auto.enabled && auto.pausedBy !== "control";
+  $("auto-pause").disabled = !auto.running || auto.pausedBy === "control";
+  $("auto-resume").disabled = !auto.paused;
+  $("auto-stop").disabled = !auto.enabled;
+  // The interval field shows the server's interval, except while someone is typing in it.
+  if (document.activeElement !== $("auto-interval")) $("auto-interval").value = String(auto.interval);
+  const every = `every ${auto.interval} ms, ${auto.direction}`;
+  let text;
+  if (!auto.enabled) text = `Off (${every})`;
+  else if (!auto.running) text = `On, waiting for a second page (${every})`;
+  else if (auto.paused) text = `Paused by ${auto.pausedBy}, ${auto.remaining} ms left (${every})`;
+  else text = `Running (${every})`;
+  $("auto-status").textContent = text;
 }
 
 // MARK: Input
 
+/** next or previous, with the server's announcement read out. */
+async function move(command) {
+  if (!session || animating) return;
+  const target = session;
+  const result = await attempt(() => target[command]());
+  if (result) announce(result.announcement);
+}
+
+/** A tab tap: a jump, whose keyframes are played before the final state is drawn. */
 async function select(index) {
-  if (!state || animating) return;
-  const result = await call("POST", sessionPath("/select"), { index, path: "shortest" });
-  if (!result) return;
-  announce(result);
-  if (result.keyframes && result.keyframes.length > 1) {
-    // Every page the jump passes, each at its own index (and one period away in a loop).
-    const list = await call("GET", sessionPath("/pages"));
-    const pages = (list ? list.pages : []).flatMap((page, i) => [{ page, position: i }]
-      .concat(state.mode === "loop" ? [{ page, position: i + list.pages.length }, { page, position: i - list.pages.length }] : []));
-    animating = true;
-    document.body.classList.add("animating");
-    for (const frame of result.keyframes) {
-      render(state, { ...frame, pages });
-      await new Promise((resolve) => setTimeout(resolve, 160));
+  if (!session || animating) return;
+  const target = session;
+  animating = true;
+  try {
+    const result = await attempt(() => target.select(index, { path: "shortest" }));
+    if (!result) return;
+    announce(result.announcement);
+    if (result.keyframes && result.keyframes.length > 1) {
+      // Every page the jump passes, each at its own index (and one period away in a loop).
+      const list = (await attempt(() => target.pages())) ?? [];
+      const n = list.length;
+      const pages = list.flatMap((page, i) => [{ page, position: i }]
+        .concat(target.state.mode === "loop" ? [{ page, position: i + n }, { page, position: i - n }] : []));
+      document.body.classList.add("animating");
+      for (const frame of result.keyframes) {
+        if (session !== target) break;
+        render(target.state, { ...frame, pages });
+        await new Promise((resolve) => setTimeout(resolve, 160));
+      }
     }
+  } finally {
     document.body.classList.remove("animating");
-    animating = false;
+    if (session === target) {
+      animating = false;
+      render(target.state);
+    }
   }
-  accept(result);
-  render(state);
+}
+
+/** The arrow keys on the tab list move the focus between tabs; Enter or Space selects one. */
+function tabKeydown(event) {
+  const at = tabButtons.indexOf(document.activeElement);
+  if (at < 0 || !tabButtons.length) return;
+  const rtl = session && session.state.layoutDirection === "rtl";
+  let to;
+  if (event.key === "Home") to = 0;
+  else if (event.key === "End") to = tabButtons.length - 1;
+  else if (event.key === (rtl ? "ArrowLeft" : "ArrowRight")) to = (at + 1) % tabButtons.length;
+  else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) to = (at - 1 + tabButtons.length) % tabButtons.length;
+  else return;
+  event.preventDefault();
+  tabButtons[to].focus();
+}
+
+/** On the focused pager, the keys of its platform actions move a page (increment = next). */
+function pagerKeydown(event) {
+  const pager = session?.state.accessibility?.pager;
+  if (!pager) return;
+  const at = pager.platformActions.findIndex((action) => ACTION_KEYS[action] === event.key);
+  if (at < 0) return;
+  event.preventDefault();
+  move(pager.actions[at] === "increment" ? "next" : "previous");
 }
 
 function startDrag(event) {
-  if (!state || state.empty || animating) return;
-  drag = { startX: event.clientX, startY: event.clientY, progress: 0, frame: 0, sending: null, dirty: false };
+  if (!session || session.state.empty || animating) return;
+  drag = { session, startX: event.clientX, startY: event.clientY, progress: 0, frame: 0, sending: null, dirty: false };
   $("viewport").setPointerCapture(event.pointerId);
   $("viewport").classList.add("dragging");
 }
 
 function moveDrag(event) {
   if (!drag) return;
+  const s = drag.session.state;
   // Progress is logical (+ toward the next page): dragging against the reading direction, or up.
   let travel;
-  if (state.orientation === "vertical") travel = (drag.startY - event.clientY) / state.viewport.height;
-  else if (state.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / state.viewport.width;
-  else travel = (drag.startX - event.clientX) / state.viewport.width;
+  if (s.orientation === "vertical") travel = (drag.startY - event.clientY) / s.viewport.height;
+  else if (s.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / s.viewport.width;
+  else travel = (drag.startX - event.clientX) / s.viewport.width;
   drag.progress = Math.max(-1, Math.min(1, travel));
   // At most one report per animation frame, and never two in flight at once.
-  if (!drag.frame) drag.frame = requestAnimationFrame(() => { drag && (drag.frame = 0, report()); });
+  if (!drag.frame) drag.frame = requestAnimationFrame(() => { if (drag) { drag.frame = 0; report(); } });
 }
 
+/** Sends the drag's progress; a report asked for while one is in flight is sent after it. */
 function report() {
   if (!drag) return;
   if (drag.sending) { drag.dirty = true; return; }
-  const progress = drag.progress;
-  drag.sending = call("POST", sessionPath("/scroll"), { progress }).then((s) => {
-    accept(s);
-    const current = drag;
-    if (current) {
-      current.sending = null;
-      if (current.dirty) { current.dirty = false; report(); }
-    }
+  const current = drag;
+  current.sending = attempt(() => current.session.scroll({ progress: current.progress })).then(() => {
+    current.sending = null;
+    if (current.dirty && drag === current) { current.dirty = false; report(); }
   });
 }
 
@@ -278,79 +505,135 @@ async function endDrag() {
   if (finished.frame) cancelAnimationFrame(finished.frame);
   if (finished.sending) await finished.sending;
   if (finished.progress === 0) return;
-  accept(await call("POST", sessionPath("/scroll"), { progress: finished.progress }));
+  const target = finished.session;
+  await attempt(() => target.scroll({ progress: finished.progress }));
   // A pull past an end (a rubber band) counts as completed from a quarter of the page; the
   // server then asks for the trailing action, if the pager offers one there.
-  const pulled = state && state.overscroll;
+  const pulled = target.state.overscroll;
   const completed = Math.abs(finished.progress) > (pulled ? 0.25 : 0.5);
-  const released = await call("POST", sessionPath("/transition"), { phase: "end", completed });
-  accept(released);
+  const released = await attempt(() => target.end(completed));
   if (released && released.actionRequested && released.actionRequested.id === "add-bottle") await addBottle();
 }
 
-// The demo's own memory of the rubber band it asked for (the state document reports the
-// overscroll, not the setting).
-let rubberBand = "none";
-
 async function patchSettings(patch) {
-  accept(await call("PATCH", sessionPath(), patch));
+  if (!session) return null;
+  const target = session;
+  return attempt(() => target.patch(patch));
 }
 
 async function addBottle() {
+  if (!session) return;
+  const target = session;
   const n = Date.now().toString(36);
+  const count = target.state.pageCount;
   const emojis = ["🍯", "🎈", "🧸", "🪴", "🎸"];
-  accept(await call("POST", sessionPath("/pages"), {
-    page: { id: `bottle-${n}`, title: `Bottle ${state.pageCount + 1}`,
-      content: { emoji: emojis[state.pageCount % emojis.length], color: "#34c759", coins: 0, goal: 100 } },
-    then: "select",
-  }));
+  await attempt(() => target.insert(
+    { id: `bottle-${n}`, title: `Bottle ${count + 1}`,
+      content: { emoji: emojis[count % emojis.length], color: "#34c759", coins: 0, goal: 100 } },
+    { then: "select" }));
+}
+
+/** Sends an auto-advance action, then moves the focus to `next` if the clicked button is now
+ *  disabled (pause and resume take turns). */
+async function autoAdvance(action, next) {
+  if (!session) return;
+  const target = session;
+  const result = await attempt(() => target.autoAdvance(action));
+  if (result && document.activeElement && document.activeElement.disabled && !$(next).disabled) $(next).focus();
+}
+
+/** A changed interval is sent at once (the server restarts the timer with it). */
+async function intervalChanged() {
+  const auto = session?.state.autoAdvance;
+  const interval = Number($("auto-interval").value);
+  if (!auto || !Number.isInteger(interval) || interval === auto.interval) return;
+  if (interval < 100 || interval > 86400000) {
+    $("error").textContent = "The interval is 100 to 86,400,000 ms.";
+    return;
+  }
+  await patchSettings({ autoAdvance: { interval } });
 }
 
 function wire() {
-  $("create").addEventListener("submit", async (event) => {
+  $("create").addEventListener("submit", (event) => {
     event.preventDefault();
-    const s = await call("POST", "/v1/sessions", { template: $("template").value });
-    if (s) await openSession(s.id);
+    openSession(() => client.create({ template: $("template").value }));
   });
   $("open").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = $("session-input").value.trim();
-    if (id) openSession(id);
+    if (id) openSession(() => client.open(id));
   });
-  for (const command of ["next", "previous"]) {
-    $(command).addEventListener("click", async () => {
-      const result = await call("POST", sessionPath(`/${command}`));
-      announce(result);
-      accept(result);
-    });
-  }
+  $("next").addEventListener("click", () => move("next"));
+  $("previous").addEventListener("click", () => move("previous"));
   $("trailing").addEventListener("click", addBottle);
   $("empty-action").addEventListener("click", addBottle);
-  $("push").addEventListener("click", async () => {
-    const depth = state.page.stack.length + 1;
-    accept(await call("POST", sessionPath(`/pages/${state.page.id}/stack`), {
-      screen: { id: `screen-${depth}`, title: `Screen ${depth}` },
-    }));
+  $("push").addEventListener("click", () => {
+    if (!session || !session.state.page) return;
+    const target = session;
+    const depth = target.state.page.stack.length + 1;
+    attempt(() => target.push(target.state.page.id, { id: `screen-${depth}`, title: `Screen ${depth}` }));
   });
-  $("pop").addEventListener("click", async () => accept(await call("DELETE", sessionPath(`/pages/${state.page.id}/stack`))));
+  $("pop").addEventListener("click", () => {
+    if (!session || !session.state.page) return;
+    const target = session;
+    attempt(() => target.pop(target.state.page.id));
+  });
   $("direction").addEventListener("click", () =>
-    patchSettings({ layoutDirection: state.layoutDirection === "rtl" ? "ltr" : "rtl" }));
+    patchSettings({ layoutDirection: session.state.layoutDirection === "rtl" ? "ltr" : "rtl" }));
   $("orientation").addEventListener("click", () =>
-    patchSettings(state.orientation === "vertical"
+    patchSettings(session.state.orientation === "vertical"
       ? { orientation: "horizontal" } : { orientation: "vertical", viewport: { height: 420 } }));
   $("rubber-band").addEventListener("click", async () => {
-    rubberBand = rubberBand === "none" ? "linear" : "none";
-    await patchSettings({ rubberBand: { style: rubberBand }, tabBar: { indicator: { overscroll: "bounce" } } });
+    const style = rubberBand === "none" ? "linear" : "none";
+    if (await patchSettings({ rubberBand: { style }, tabBar: { indicator: { overscroll: "bounce" } } })) {
+      rubberBand = style;
+      render(session.state);
+    }
   });
+  $("title-colors").addEventListener("click", () => {
+    const on = session.state.tabs.length > 0 && session.state.tabs[0].color !== undefined;
+    patchSettings({ tabBar: { title: on ? null : TITLE_COLOURS } });
+  });
+  $("fade").addEventListener("click", async () => {
+    if (await patchSettings({ tabBar: { indicator: { style: fade ? "linear" : "fade" } } })) {
+      fade = !fade;
+      render(session.state);
+    }
+  });
+  $("auto-start").addEventListener("click", () => autoAdvance("start", "auto-pause"));
+  $("auto-pause").addEventListener("click", () => autoAdvance("pause", "auto-resume"));
+  $("auto-resume").addEventListener("click", () => autoAdvance("resume", "auto-pause"));
+  $("auto-stop").addEventListener("click", () => autoAdvance("stop", "auto-start"));
+  $("auto-interval").addEventListener("change", intervalChanged);
+  $("tabstrip").addEventListener("keydown", tabKeydown);
   const viewport = $("viewport");
+  viewport.addEventListener("keydown", pagerKeydown);
   viewport.addEventListener("pointerdown", startDrag);
   viewport.addEventListener("pointermove", moveDrag);
   viewport.addEventListener("pointerup", endDrag);
   viewport.addEventListener("pointercancel", endDrag);
 }
 
-wire();
-loadTemplates().then(() => {
-  const match = location.hash.match(/session=([A-Za-z0-9_-]+)/);
-  if (match) openSession(match[1]);
-});
+/**
+ * Opens the session named in the address (?session=ID, or the older #session=ID) so that another
+ * window can join it; otherwise, or when it is gone, creates one from ?template=NAME or the
+ * first template, so the page never starts empty.
+ */
+async function start() {
+  wire();
+  await loadTemplates();
+  const params = new URLSearchParams(location.search);
+  const id = params.get("session") ?? /session=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
+  if (id) {
+    if (await openSession(() => client.open(id))) return;
+  }
+  const missing = $("error").textContent;
+  const wanted = params.get("template");
+  if (wanted && [...$("template").options].some((option) => option.value === wanted)) $("template").value = wanted;
+  if (!$("template").value) return;
+  const created = await openSession(() => client.create({ template: $("template").value }));
+  if (created && id) $("error").textContent = `${missing} A new session was created instead.`;
+}
+
+start();

@@ -13,8 +13,100 @@
  */
 
 /**
+ * @typedef {"start" | "stop" | "pause" | "resume"} AutoAdvanceAction What
+ *   `POST /v1/sessions/{id}/autoAdvance` does to the timer (SPEC §5.10).
+ */
+
+/**
+ * @typedef {object} AutoAdvance The state member `autoAdvance` (SPEC §5.10): the setting's five
+ *   members plus where the timer stands.
+ * @property {boolean} enabled Whether auto-advance is switched on (a halt sets it false).
+ * @property {number} interval Milliseconds between ticks.
+ * @property {"forward" | "reverse"} direction Which way a tick moves.
+ * @property {"rewind" | "stop"} atEnd What a tick does at the far end of a bounded pager.
+ * @property {"pause" | "stop"} onInteraction What a swipe does to a running timer.
+ * @property {boolean} running `enabled` and at least two pages.
+ * @property {boolean} paused Whether a running timer is paused.
+ * @property {"interaction" | "control" | null} pausedBy Who paused it; null unless paused.
+ * @property {number | null} dueAt Server Unix time (ms) of the next tick; null unless running unpaused.
+ * @property {number | null} remaining Milliseconds left when the pause ends; null unless paused.
+ */
+
+/**
+ * @typedef {object} TabAccessibility A tab's accessibility descriptor (SPEC §5.9).
+ * @property {string} label
+ * @property {string | null} hint
+ * @property {string} value For example "Tab 2 of 3".
+ * @property {boolean} selected
+ * @property {string[]} traits `["button"]` or `["button", "selected"]`.
+ * @property {string[]} actions `[]` or `["activate"]`.
+ */
+
+/**
+ * @typedef {object} Tab One tab of the strip (SPEC §2.2, §5.8, §5.9, §5.12).
+ * @property {number} index
+ * @property {string} id
+ * @property {string} title
+ * @property {number} x
+ * @property {number} width
+ * @property {number} selection How strongly the tab is highlighted, 0…1.
+ * @property {boolean} selected
+ * @property {string} [color] `#RRGGBBAA`, only when `tabBar.title` is set.
+ * @property {number} [scale] Only when `tabBar.title` is set.
+ * @property {string | null} icon
+ * @property {string | number | null} badge
+ * @property {TabAccessibility} accessibility
+ */
+
+/**
+ * @typedef {object} Indicator The indicator's frame (SPEC §2.3, §5.8).
+ * @property {number} x
+ * @property {number} width
+ * @property {number} height
+ * @property {number} alpha 1, except while a fade indicator crosses between tabs.
+ * @property {{x: number, width: number}[]} segments The visible pieces of the frame.
+ */
+
+/**
+ * @typedef {object} Accessibility The pager's accessibility descriptor (SPEC §5.9).
+ * @property {{value: string | null, traits: string[], actions: ("increment" | "decrement")[],
+ *   platformActions: ("pageLeft" | "pageRight" | "pageUp" | "pageDown")[]}} pager
+ * @property {"off" | "polite"} liveRegion "off" while auto-advance runs unpaused, else "polite".
+ */
+
+/**
  * @typedef {object} State The state document of a session (see the `State` schema of
  *   /openapi.json): `id`, `version`, `index`, `tabs`, `indicator`, `accessibility`, `visible`…
+ *   A command's response adds what the command reported (`moved`, `edge`, `keyframes`,
+ *   `announcement`, `actionRequested`, `blocked`); an event after the first adds `cause`.
+ * @property {string} id
+ * @property {number} version
+ * @property {number | null} index
+ * @property {number} pageCount
+ * @property {boolean} empty
+ * @property {Tab[]} tabs
+ * @property {Indicator | null} indicator
+ * @property {Accessibility} accessibility
+ * @property {AutoAdvance} autoAdvance
+ * @property {Cause} [cause] On events only: what made the change.
+ */
+
+/**
+ * @typedef {"state" | "pageChanged" | "transition" | "pagesChanged" | "stackChanged" | "settingsChanged"
+ *   | "actionRequested" | "autoAdvanceChanged"} EventKind The kinds of event that reach "change"
+ *   ("deleted", after which nothing follows, is told apart as the Session's "deleted" event).
+ */
+
+/**
+ * @typedef {"request" | "autoAdvance" | "idle"} Cause What made a change: a client's request, an
+ *   auto-advance tick or halt (SPEC §5.10), or eviction of an idle session (on "deleted" only).
+ */
+
+/**
+ * @typedef {object} ChangeDetail The detail of a Session's "change" event.
+ * @property {State} state The newest state document.
+ * @property {EventKind | "response"} kind The event's kind, or "response" for a command's answer.
+ * @property {Cause} cause "request" for responses and for events that carry no `cause`.
  */
 
 /** A refusal from pagerd: the problem document's `status`, `code`, `detail` and `field`. */
@@ -90,7 +182,8 @@ export class PagerdClient {
 
 /**
  * One session. `state` is always the newest state document seen, from a response or an event;
- * listen for "change" (detail: `{state, kind, cause}`), "deleted" and "error".
+ * listen for "change" (detail: a ChangeDetail, `{state, kind, cause}`), "deleted" (detail:
+ * `{cause}`) and "error".
  */
 export class Session extends EventTarget {
   /**
@@ -112,7 +205,12 @@ export class Session extends EventTarget {
     return this.state.version;
   }
 
-  /** Keeps `next` if it is not older than the state held; tells the listeners. */
+  /**
+   * Keeps `next` if it is not older than the state held; tells the listeners.
+   * @param {State} next
+   * @param {EventKind | "response"} [kind]
+   * @param {Cause} [cause]
+   */
   accept(next, kind = "response", cause = "request") {
     if (!next || next.id !== this.id || next.version < this.state.version) return false;
     const changed = next.version !== this.state.version || kind !== "response";
@@ -180,6 +278,40 @@ export class Session extends EventTarget {
   /** @param {object} settings A merge patch of the settings (RFC 7396). */
   patch(settings) { return this.command("PATCH", "", settings); }
 
+  /**
+   * Starts, stops, pauses or resumes auto-advance (SPEC §5.10); answers with the state. An
+   * unknown action is refused with a PagerdError whose `field` is "action".
+   * @param {AutoAdvanceAction} action
+   */
+  autoAdvance(action) { return this.command("POST", "/autoAdvance", { action }); }
+
+  /**
+   * Pushes a screen on a page's navigation stack.
+   * @param {string} pageId
+   * @param {{id: string, title?: string, content?: object}} screen
+   */
+  push(pageId, screen) {
+    return this.command("POST", `/pages/${encodeURIComponent(pageId)}/stack`, { screen });
+  }
+
+  /**
+   * Pops the top screen of a page's stack, or every screen with `{toRoot: true}`.
+   * @param {string} pageId
+   * @param {{toRoot?: boolean}} [options]
+   */
+  pop(pageId, { toRoot = false } = {}) {
+    return this.command("DELETE", `/pages/${encodeURIComponent(pageId)}/stack${toRoot ? "?to=root" : ""}`);
+  }
+
+  /**
+   * Reads every page of the session, with content and stack (changes nothing).
+   * @returns {Promise<object[]>}
+   */
+  async pages() {
+    const { body } = await this.client.request("GET", this.path("/pages"));
+    return body.pages;
+  }
+
   /** Deletes the session and stops following it. */
   async delete() {
     this.unfollow();
@@ -211,9 +343,12 @@ export class Session extends EventTarget {
         this.accept(data, kind, data.cause ?? "request");
       });
     }
-    source.addEventListener("deleted", () => {
+    source.addEventListener("deleted", (event) => {
+      // The event carries the last state and its cause: "request" (a DELETE) or "idle" (evicted).
+      let cause = "request";
+      try { cause = JSON.parse(event.data).cause ?? cause; } catch { /* no document: keep "request" */ }
       this.unfollow();
-      this.dispatchEvent(new CustomEvent("deleted"));
+      this.dispatchEvent(new CustomEvent("deleted", { detail: { cause } }));
     });
     source.addEventListener("error", () => {
       // The browser retries on its own while the stream is CONNECTING; once CLOSED, start over
