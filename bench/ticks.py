@@ -19,6 +19,8 @@ import threading
 import time
 from pathlib import Path
 
+from load import cpu_seconds, free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGERD = os.environ.get("PAGERD_BINARY", str(ROOT / ".build/release/pagerd"))
 COUNT = int(os.environ.get("TICKS_SESSIONS", "10000"))
@@ -27,18 +29,6 @@ SECONDS = float(os.environ.get("TICKS_SECONDS", "10"))
 REPEAT = int(os.environ.get("TICKS_REPEAT", "3"))
 STORAGE = os.environ.get("TICKS_STORAGE", "memory")
 CLIENTS = 8
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def cpu_seconds(pid):
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
 
 
 def each_session(port, ids, work):
