@@ -1,7 +1,8 @@
-# Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's and SQLite's headers.
+# Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's, SQLite's and
+# libpq's headers.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies before copying the sources, so a source change reuses this layer.
@@ -12,11 +13,12 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product pagerd \
     && install -D "$(swift build -c release --static-swift-stdlib --show-bin-path)/pagerd" /out/pagerd
 
-# Runtime stage: only libmicrohttpd, SQLite, tini to pass signals on, and the binary. Sessions
-# are kept in SQLite on the volume /app/data, owned by the non-root user.
+# Runtime stage: only libmicrohttpd, SQLite, libpq, tini to pass signals on, and the binary.
+# Sessions are kept in SQLite on the volume /app/data, owned by the non-root user (or, with
+# PAGERD_STORAGE=postgres, in PostgreSQL).
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 tini \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 tini \
     && rm -rf /var/lib/apt/lists/* \
     && mkdir -p /app/data \
     && chown 10001:10001 /app/data

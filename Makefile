@@ -3,16 +3,22 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+.PHONY: deps postgres-deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
 	container-check clean openapi load memory recovery bench hardening ticks
 
-# Installs libmicrohttpd's and SQLite's headers and pkg-config when pkg-config cannot find them;
-# prlimit (util-linux) is used by the disk-full test.
+# Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
+# find them; prlimit (util-linux) is used by the disk-full test.
 deps:
-	@{ pkg-config --exists libmicrohttpd && pkg-config --exists sqlite3; } 2>/dev/null || { \
-		echo "installing libmicrohttpd-dev, libsqlite3-dev and pkg-config with apt-get"; \
+	@{ pkg-config --exists libmicrohttpd && pkg-config --exists sqlite3 && pkg-config --exists libpq; } 2>/dev/null || { \
+		echo "installing libmicrohttpd-dev, libsqlite3-dev, libpq-dev and pkg-config with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			libmicrohttpd-dev libsqlite3-dev pkg-config; }
+			libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config; }
+
+# The PostgreSQL server (Debian's), for the throwaway clusters the tests start (tools/with-postgres.sh).
+postgres-deps:
+	@ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || { \
+		echo "installing postgresql with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql; }
 
 build: deps
 	$(SWIFT) build -c release --product pagerd
@@ -46,16 +52,17 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
-test: deps python-deps browser-deps nginx-deps lint
-	$(SWIFT) test
+# The Swift tests and the end-to-end tests run beside a throwaway PostgreSQL cluster
+# (tools/with-postgres.sh), which the PostgreSQL store's tests use.
+test: deps postgres-deps python-deps browser-deps nginx-deps lint
 	$(SWIFT) build -c release --product pagerd
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
+	tools/with-postgres.sh sh -c '$(SWIFT) test && PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser'
 
 test-swift: deps
 	$(SWIFT) test
 
-test-e2e: build python-deps browser-deps nginx-deps
-	PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
+test-e2e: build postgres-deps python-deps browser-deps nginx-deps
+	tools/with-postgres.sh env PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
 
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:

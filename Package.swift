@@ -39,12 +39,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(
             name: "MicroHTTP", dependencies: ["CMicroHTTPD", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "JSON"]),
-        .target(name: "PagerStorage", dependencies: ["CSQLite", "JSON", "PagerModel", "PagerSessions"]),
+        .target(name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "PagerModel", "PagerSessions"]),
         .target(
             name: "PagerAPI",
             dependencies: [

@@ -18,7 +18,7 @@ public enum StorageKind: String, Sendable, CaseIterable {
     case memory
     /// In a SQLite file at `dataPath`, durable before each acknowledgement.
     case sqlite
-    /// In a shared PostgreSQL database (not available yet).
+    /// In a PostgreSQL database at `postgresURL`, committed before each acknowledgement.
     case postgres
 }
 
@@ -72,6 +72,11 @@ public struct Configuration: Sendable, Equatable {
     public var dataPath = "data/pagerd.db"
     /// How far SQLite syncs each commit.
     public var sqliteSynchronous = SQLiteSessionStore.Options(path: "").synchronous
+    /// The database of `postgres` storage: `postgres://user@host:port/database`, with libpq
+    /// parameters such as `sslmode` in its query, and no password.
+    public var postgresURL: String?
+    /// Its password, from `PAGERD_POSTGRES_PASSWORD` only; never written to a log.
+    public var postgresPassword: String?
     /// The lowest log level written.
     public var logLevel = LogLevel.info
     /// The log line format.

@@ -41,6 +41,10 @@ public struct ConfigurationLoader: Sendable {
                 setting.apply(&configuration, try setting.parse(text: raw, source: "--\(setting.flag)"))
             }
         }
+        // Only from the environment, so that it is in no file, flag or process listing.
+        if let password = environment["PAGERD_POSTGRES_PASSWORD"], !password.isEmpty {
+            configuration.postgresPassword = password
+        }
         try validate(configuration)
         return configuration
     }
@@ -67,6 +71,13 @@ public struct ConfigurationLoader: Sendable {
     }
 
     private func validate(_ configuration: Configuration) throws(ConfigurationError) {
+        if configuration.storage == .postgres {
+            guard let url = configuration.postgresURL else {
+                throw ConfigurationError(
+                    setting: "postgresURL", source: "configuration", reason: "is required with storage 'postgres'")
+            }
+            try Self.validatePostgresURL(url)
+        }
         for origin in configuration.corsOrigins where origin != "*" {
             guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {
                 throw ConfigurationError(
@@ -79,6 +90,30 @@ public struct ConfigurationLoader: Sendable {
         {
             throw ConfigurationError(
                 setting: "authToken", source: "configuration", reason: "must be printable ASCII without spaces")
+        }
+    }
+
+    /// A `postgres://` or `postgresql://` URI without a password. The messages never repeat the
+    /// URL, which might hold one.
+    static func validatePostgresURL(_ url: String) throws(ConfigurationError) {
+        guard let schemeEnd = url.range(of: "://"),
+            ["postgres", "postgresql"].contains(url[..<schemeEnd.lowerBound].lowercased())
+        else {
+            throw ConfigurationError(
+                setting: "postgresURL", source: "configuration",
+                reason: "must be a URI such as postgres://pagerd@127.0.0.1:5432/pagerd")
+        }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+            throw ConfigurationError(
+                setting: "postgresURL", source: "configuration",
+                reason: "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
+        }
+        if url.contains("password=") {
+            throw ConfigurationError(
+                setting: "postgresURL", source: "configuration",
+                reason: "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
         }
     }
 }

@@ -48,14 +48,17 @@ public enum Pagerd {
         // A file-size limit (RLIMIT_FSIZE) then fails a write with EFBIG, which the store
         // handles like a full disk, instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
-        let store: SQLiteSessionStore?
+        let store: (any SessionStore)?
+        let closeStore: () -> Void
         switch openStore(configuration, logger: logger) {
-        case .success(let opened): store = opened
+        case .success(let opened, let close):
+            store = opened
+            closeStore = close
         case .failure(let message):
             printError("pagerd: \(message)", toStandardError: true)
             return 2
         }
-        defer { store?.close() }
+        defer { closeStore() }
         let readiness = Readiness()
         let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits, store: store)
         if store != nil {
@@ -65,7 +68,7 @@ public enum Pagerd {
                 logger.info(
                     "sessions recovered",
                     metadata: [
-                        "dataPath": "\(configuration.dataPath)", "restored": "\(recovery.restored)",
+                        "storage": "\(configuration.storage.rawValue)", "restored": "\(recovery.restored)",
                         "expired": "\(recovery.expired)",
                         "seconds": "\((Date().timeIntervalSince(started) * 1000).rounded() / 1000)",
                     ])
@@ -113,25 +116,38 @@ public enum Pagerd {
     }
 
     private enum StoreOpening {
-        case success(SQLiteSessionStore?)
+        /// The store (none for memory) and what closes it when pagerd stops.
+        case success((any SessionStore)?, close: () -> Void)
         case failure(String)
     }
 
     /// The store `configuration.storage` asks for: none for memory; the SQLite file, locked, for
-    /// sqlite. Any failure to open is a message for exit status 2.
+    /// sqlite; the database, locked, for postgres. Any failure to open is a message for exit
+    /// status 2.
     private static func openStore(_ configuration: Configuration, logger: Logger) -> StoreOpening {
         switch configuration.storage {
         case .memory:
-            return .success(nil)
+            return .success(nil, close: {})
         case .postgres:
-            return .failure("storage 'postgres' is not available in this version; use memory or sqlite")
+            let storeLogger = Logger(label: "pagerd.storage")
+            let options = PostgresSessionStore.Options(
+                url: configuration.postgresURL ?? "", password: configuration.postgresPassword,
+                log: { message in storeLogger.error("\(message)") },
+                warn: { message in storeLogger.warning("\(message)") })
+            do {
+                let store = try PostgresSessionStore(options: options)
+                return .success(store, close: store.close)
+            } catch {
+                return .failure("cannot use PostgreSQL: \(error.reason)")
+            }
         case .sqlite:
             let storeLogger = Logger(label: "pagerd.storage")
             let options = SQLiteSessionStore.Options(
                 path: configuration.dataPath, synchronous: configuration.sqliteSynchronous,
                 log: { message in storeLogger.error("\(message)") })
             do {
-                return .success(try SQLiteSessionStore(options: options))
+                let store = try SQLiteSessionStore(options: options)
+                return .success(store, close: store.close)
             } catch {
                 switch error.kind {
                 case .inUse:

@@ -269,6 +269,10 @@ extension Setting {
         .choice(
             "sqliteSynchronous", \.sqliteSynchronous,
             "full: each commit survives power loss; normal: it survives a crash of pagerd only."),
+        .optionalText(
+            "postgresURL", \.postgresURL,
+            "The database of postgres storage, postgres://user@host:port/db (sslmode in the query); the password goes in PAGERD_POSTGRES_PASSWORD."
+        ),
     ]
 
     /// The setting whose file key is `key`.

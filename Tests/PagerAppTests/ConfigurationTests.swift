@@ -72,6 +72,16 @@ struct ConfigurationTests {
             (["PAGERD_CORS_ORIGINS": "example.com"], "corsOrigins", "configuration"),
             (["PAGERD_AUTH_TOKEN": "two words"], "authToken", "configuration"),
             (["PAGERD_CONFIG": "/nonexistent/pagerd.json"], "config", "/nonexistent/pagerd.json"),
+            (["PAGERD_STORAGE": "postgres"], "postgresURL", "configuration"),
+            (["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": "127.0.0.1:5432"], "postgresURL", "configuration"),
+            (
+                ["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": "postgres://pagerd:hunter2@db/pagerd"],
+                "postgresURL", "configuration"
+            ),
+            (
+                ["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": "postgres://pagerd@db/pagerd?password=hunter2"],
+                "postgresURL", "configuration"
+            ),
         ])
     func environmentErrors(environment: [String: String], setting: String, source: String) {
         #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: environment).load() }
@@ -80,6 +90,30 @@ struct ConfigurationTests {
         } catch {
             #expect(error.setting == setting)
             #expect(error.source == source)
+        }
+    }
+
+    @Test("postgres storage: the URL from any source, the password only from the environment, never in a message")
+    func postgres() throws {
+        let environment = [
+            "PAGERD_STORAGE": "postgres",
+            "PAGERD_POSTGRES_URL": "postgresql://pagerd@db.internal:5433/pagerd?sslmode=require",
+            "PAGERD_POSTGRES_PASSWORD": "hunter2",
+        ]
+        let configuration = try ConfigurationLoader(environment: environment).load()
+        #expect(configuration.storage == .postgres && configuration.postgresPassword == "hunter2")
+        #expect(configuration.postgresURL == "postgresql://pagerd@db.internal:5433/pagerd?sslmode=require")
+        let flagged = try ConfigurationLoader(
+            environment: ["PAGERD_STORAGE": "postgres"], flags: ["postgresURL": "postgres://p@h/d"]
+        ).load()
+        #expect(flagged.postgresURL == "postgres://p@h/d" && flagged.postgresPassword == nil)
+        do {
+            _ = try ConfigurationLoader(
+                environment: ["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": "postgres://u:hunter2@h/d"]
+            ).load()
+            Issue.record("a URL with a password was accepted")
+        } catch {
+            #expect(!error.description.contains("hunter2") && error.description.contains("PAGERD_POSTGRES_PASSWORD"))
         }
     }
 

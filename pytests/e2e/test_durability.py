@@ -306,13 +306,6 @@ def test_another_applications_sqlite_database_is_refused_and_left_alone(tmp_path
     other.close()
 
 
-def test_postgres_storage_is_not_available_yet(tmp_path):
-    refused = run_refused({"PAGERD_STORAGE": "postgres", "PAGERD_DATA_PATH": str(tmp_path / "unused.db")})
-    assert refused.returncode == 2, refused.stderr
-    assert "'postgres' is not available" in refused.stderr, refused.stderr
-    assert list(tmp_path.iterdir()) == []
-
-
 # A full disk ──────────────────────────────────────────────────────────────────────────────────
 
 
