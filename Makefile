@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps postgres-deps build run lint format test test-swift test-e2e test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+.PHONY: deps postgres-deps build run lint format test test-swift test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
 	container-check clean openapi load memory recovery bench hardening ticks
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
@@ -56,13 +56,18 @@ format:
 # (tools/with-postgres.sh), which the PostgreSQL store's tests use.
 test: deps postgres-deps python-deps browser-deps nginx-deps lint
 	$(SWIFT) build -c release --product pagerd
-	tools/with-postgres.sh sh -c '$(SWIFT) test && PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser'
+	tools/with-postgres.sh sh -c '$(SWIFT) test && PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser --ignore=pytests/e2e/test_cluster.py'
 
 test-swift: deps
 	$(SWIFT) test
 
 test-e2e: build postgres-deps python-deps browser-deps nginx-deps
 	tools/with-postgres.sh env PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser
+
+# Three pagerd instances sharing one PostgreSQL database behind nginx (deploy/nginx.conf), each
+# started and stopped by the test: pytests/e2e/test_cluster.py.
+test-cluster: build postgres-deps python-deps nginx-deps
+	tools/with-postgres.sh env PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e/test_cluster.py
 
 # Builds and runs the image; the smoke step creates a session and moves it through the container.
 container-check:

@@ -65,6 +65,12 @@ extension APIError {
                 status: 503, code: "storage_unavailable",
                 detail: "The change could not be stored, so it was not made. Retry later.",
                 headers: [(.retryAfter, "1")])
+        case .staleCopy:
+            // Routes retry a stale copy themselves; this is what is left after every retry lost.
+            self.init(
+                status: 503, code: "storage_unavailable",
+                detail: "Other changes to this session kept winning; nothing was changed. Retry later.",
+                headers: [(.retryAfter, "1")])
         }
     }
 }

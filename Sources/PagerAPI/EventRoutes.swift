@@ -25,7 +25,7 @@ struct EventRoutes {
             let id = try context.sessionID()
             let lastEventID = context.request.headers[.lastEventID] ?? context.request.queryValue("lastEventId")
             let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
-            let subscription = try call(engines, session: id) { engine throws(EngineError) in
+            let subscription = try await call(engines, session: id) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             }
             let snapshot = subscription.snapshot, token = subscription.token

@@ -8,11 +8,51 @@ import PagerSessions
 func call<T: Sendable>(
     _ engines: PagerEngines, session id: SessionID,
     _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
-) throws(APIError) -> T {
+) async throws(APIError) -> T {
     do {
-        return try engines.shard(for: id).immediately(operation)
+        return try await onShard(engines, session: id, operation)
     } catch {
         throw APIError(engineError: error)
+    }
+}
+
+/// Runs `operation` on the shard of session `id`. With a shared store, a session the shard does
+/// not hold is loaded from the store first (another instance made it, or this one let its copy
+/// go), and `operation` runs again.
+func onShard<T: Sendable>(
+    _ engines: PagerEngines, session id: SessionID,
+    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+) async throws(EngineError) -> T {
+    do {
+        return try engines.shard(for: id).immediately(operation)
+    } catch .sessionNotFound {
+        guard try await engines.load(id) else { throw .sessionNotFound }
+        return try engines.shard(for: id).immediately(operation)
+    }
+}
+
+/// How many times a change that lost to another instance's (a shared store) is made again on
+/// the newer state before the client is told to retry.
+let staleCopyRetries = 32
+
+/// Runs `change` (which applies a change and waits for it to be durable) until it is not made
+/// on a stale copy: with a shared store, another instance may have changed the session first;
+/// the engine then holds the newer state, and `change` runs on it, `If-Match` included. After
+/// the first retry each one waits a random moment (up to a millisecond per retry so far), so
+/// that instances contending for one session take turns instead of colliding again.
+func retryingStaleCopies<T: Sendable>(
+    _ change: () async throws(EngineError) -> T
+) async throws(APIError) -> T {
+    var attempt = 0
+    while true {
+        do {
+            return try await change()
+        } catch .staleCopy where attempt < staleCopyRetries {
+            attempt += 1
+            if attempt > 1 { try? await Task.sleep(for: .microseconds(Int.random(in: 0...(1000 * attempt)))) }
+        } catch {
+            throw APIError(engineError: error)
+        }
     }
 }
 

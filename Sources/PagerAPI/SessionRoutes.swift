@@ -27,7 +27,9 @@ struct SessionRoutes {
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID()
-            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
+            }
             if let header = context.request.headers[.ifNoneMatch],
                 ETag.precondition(from: header).accepts(snapshot.version)
             {
@@ -38,16 +40,21 @@ struct SessionRoutes {
         router.add(.patch, "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let result = try Self.patch(id, with: body, precondition: precondition, engines: engines)
-            try await durable(result.commit)
+            let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in
+                let result = try await Self.patch(id, with: body, precondition: precondition, engines: engines)
+                try await result.commit?.durable()
+                return result
+            }
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
         router.add(.delete, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let commit = try call(engines, session: id) { engine throws(EngineError) in
-                try engine.delete(id, precondition: precondition)
+            try await retryingStaleCopies { () async throws(EngineError) in
+                let commit = try await onShard(engines, session: id) { engine throws(EngineError) in
+                    try engine.delete(id, precondition: precondition)
+                }
+                try await commit?.durable()
             }
-            try await durable(commit)
             return Response(status: 204)
         }
         addCommand(.post, "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
@@ -73,12 +80,16 @@ struct SessionRoutes {
         addCommand(.post, "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
         router.add(.get, "/v1/sessions/{id}/neighbors") { context throws(APIError) in
             let id = try context.sessionID()
-            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
+            }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         router.add(.get, "/v1/sessions/{id}/pages") { context throws(APIError) in
             let id = try context.sessionID()
-            let snapshot = try call(engines, session: id) { engine throws(EngineError) in try engine.snapshot(of: id) }
+            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
+            }
             return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
         addCommand(.post, "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
@@ -115,11 +126,13 @@ struct SessionRoutes {
     /// came first, it reads again. A client's own `If-Match` is checked when the change applies.
     static func patch(
         _ id: SessionID, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
-    ) throws(APIError) -> CommandResult {
+    ) async throws(EngineError) -> CommandResult {
         while true {
-            let current = try call(engines, session: id) { engine throws(EngineError) in try engine.latest(of: id) }
+            let current = try await onShard(engines, session: id) { engine throws(EngineError) in
+                try engine.latest(of: id)
+            }
             let settings: PagerSettings
-            do { settings = try current.pager.settings.patched(with: body) } catch { throw APIError(pagerError: error) }
+            do { settings = try current.pager.settings.patched(with: body) } catch { throw .pager(error) }
             do throws(EngineError) {
                 return try engines.shard(for: id).immediately { engine throws(EngineError) in
                     try engine.apply(
@@ -128,8 +141,6 @@ struct SessionRoutes {
                 }
             } catch .versionMismatch(let now) where precondition?.accepts(now) ?? true {
                 continue  // changed meanwhile by someone else: merge over the newer settings
-            } catch {
-                throw APIError(engineError: error)
             }
         }
     }
@@ -158,10 +169,13 @@ struct SessionRoutes {
         router.add(method, pattern) { context throws(APIError) in
             let command = try parse(context)
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let result = try call(engines, session: id) { engine throws(EngineError) in
-                try engine.apply(command, to: id, precondition: precondition)
+            let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in
+                let result = try await onShard(engines, session: id) { engine throws(EngineError) in
+                    try engine.apply(command, to: id, precondition: precondition)
+                }
+                try await result.commit?.durable()
+                return result
             }
-            try await durable(result.commit)
             return stateResponse(result.snapshot, outcome: result.outcome)
         }
     }

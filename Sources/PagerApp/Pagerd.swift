@@ -50,10 +50,12 @@ public enum Pagerd {
         signal(SIGXFSZ, SIG_IGN)
         let store: (any SessionStore)?
         let closeStore: () -> Void
+        let listen: (PagerEngines) -> Void
         switch openStore(configuration, logger: logger) {
-        case .success(let opened, let close):
+        case .success(let opened, let close, let startListening):
             store = opened
             closeStore = close
+            listen = startListening
         case .failure(let message):
             printError("pagerd: \(message)", toStandardError: true)
             return 2
@@ -61,6 +63,7 @@ public enum Pagerd {
         defer { closeStore() }
         let readiness = Readiness()
         let engines = PagerEngines(count: configuration.shardCount, limits: configuration.engineLimits, store: store)
+        listen(engines)
         if store != nil {
             let started = Date()
             do {
@@ -116,8 +119,9 @@ public enum Pagerd {
     }
 
     private enum StoreOpening {
-        /// The store (none for memory) and what closes it when pagerd stops.
-        case success((any SessionStore)?, close: () -> Void)
+        /// The store (none for memory), what closes it when pagerd stops, and what makes the
+        /// engines follow the changes other processes make to a shared store.
+        case success((any SessionStore)?, close: () -> Void, listen: (PagerEngines) -> Void = { _ in })
         case failure(String)
     }
 
@@ -136,7 +140,13 @@ public enum Pagerd {
                 warn: { message in storeLogger.warning("\(message)") })
             do {
                 let store = try PostgresSessionStore(options: options)
-                return .success(store, close: store.close)
+                return .success(
+                    store, close: store.close,
+                    listen: { engines in
+                        store.listen(
+                            onChange: { change in engines.absorb(change) },
+                            onResynchronize: { engines.resynchronize() })
+                    })
             } catch {
                 return .failure("cannot use PostgreSQL: \(error.reason)")
             }

@@ -54,6 +54,8 @@ struct EvictionService: Service {
                     }
                 }
                 if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
+                for shard in engines.shards { await shard.recordWatchedUse() }
+                await engines.expireStored()
             }
         }
     }

@@ -24,8 +24,9 @@ public final class Commit: Sendable {
         waiting?.resume(returning: error)
     }
 
-    /// Returns once the change is durable; throws `storageUnavailable` if the store failed it,
-    /// in which case the engine has already undone it.
+    /// Returns once the change is durable; throws `storageUnavailable` if the store failed it, or
+    /// `staleCopy` if another process changed the session first; either way the engine has
+    /// already undone it.
     public func durable() async throws(EngineError) {
         let error: StoreError? = await withCheckedContinuation { continuation in
             let known: StoreError?? = lock.withLock {
@@ -35,6 +36,6 @@ public final class Commit: Sendable {
             }
             if let known { continuation.resume(returning: known) }
         }
-        if let error { throw .storageUnavailable(reason: error.reason) }
+        if let error { throw error.conflict ? .staleCopy : .storageUnavailable(reason: error.reason) }
     }
 }

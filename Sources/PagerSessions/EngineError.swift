@@ -18,6 +18,10 @@ public enum EngineError: Error, Sendable, Equatable {
     case pager(PagerError)
     /// The store could not keep the change, so it was not made.
     case storageUnavailable(reason: String)
+    /// With a shared store: another process changed the session first, so this change (made on
+    /// a stale copy) was not kept; the engine now holds the newer state and the change may be
+    /// made again on it.
+    case staleCopy
 }
 
 /// What a subscriber limit counts.

@@ -97,6 +97,8 @@ public actor PagerEngine {
     private let executor = EngineExecutor()
     private var sessions: [SessionID: Session] = [:]
     private var idleOrder = IdleOrder()
+    /// Sessions with subscribers (those not in `idleOrder`), whose use the store is told of.
+    private var watched: [SessionID: Session] = [:]
     /// Sessions whose auto-advance timer runs unpaused, earliest due first.
     private var timers = TimerQueue()
     /// The wake-up asked of `wake`; nil when none is.
@@ -350,7 +352,9 @@ public actor PagerEngine {
             remove(id)
             return nil
         }
-        let commit = try submit(.delete(id)) { engine, error in engine.settleDelete(id, error: error) }
+        let commit = try submit(.delete(id), announcing: ChangeAnnouncement(kind: .deleted, cause: .request)) {
+            engine, error in engine.settleDelete(id, error: error)
+        }
         session.deleting = true
         session.inFlight += 1
         return commit
@@ -363,7 +367,10 @@ public actor PagerEngine {
     private func submitSave(
         _ id: SessionID, _ pager: Pager, event: SessionEvent?, lastUsed: Double, positionOnly: Bool
     ) throws(EngineError) -> Commit {
-        try submit(.save(id, pager, lastUsed: wallOrigin + lastUsed, positionOnly: positionOnly)) { engine, error in
+        try submit(
+            .save(id, pager, lastUsed: wallOrigin + lastUsed, positionOnly: positionOnly),
+            announcing: event.map { ChangeAnnouncement(kind: $0.kind, cause: $0.cause) }
+        ) { engine, error in
             engine.settle(id, pager, event: event, error: error)
         }
     }
@@ -371,12 +378,13 @@ public actor PagerEngine {
     /// Submits `change`; when the store answers, `settle` runs on the engine, and then the
     /// returned commit resolves, so the waiting request sees the settled state.
     private func submit(
-        _ change: SessionChange, settle: @escaping @Sendable (isolated PagerEngine, StoreError?) -> Void
+        _ change: SessionChange, announcing announcement: ChangeAnnouncement? = nil,
+        settle: @escaping @Sendable (isolated PagerEngine, StoreError?) -> Void
     ) throws(EngineError) -> Commit {
         guard let store else { preconditionFailure("a change submitted without a store") }
         let commit = Commit()
         do {
-            try store.submit(change) { [self] error in
+            try store.submit(change, announcing: announcement) { [self] error in
                 immediately { engine in settle(engine, error) }
                 commit.resolve(error)
             }
@@ -392,9 +400,28 @@ public actor PagerEngine {
     func settle(_ id: SessionID, _ pager: Pager, event: SessionEvent?, error: StoreError?) {
         guard let session = sessions[id] else { return }
         session.inFlight -= 1
+        if let error, error.conflict { return refresh(session, to: error.current) }
         guard error == nil else { return rollBack(session) }
-        if (session.durable?.version ?? 0) < pager.version { session.durable = pager }
+        // Only a newer version is shown and published: a shared store's notifications may have
+        // brought later versions from elsewhere first.
+        guard (session.durable?.version ?? 0) < pager.version else { return }
+        session.durable = pager
         if let event { publish(event, to: session) }
+    }
+
+    /// After a change lost to another process's: the session takes the stored state (`current`;
+    /// nil when the session is gone elsewhere), announced to its subscribers when it is newer
+    /// than what they saw.
+    private func refresh(_ session: Session, to current: Pager?) {
+        guard let current else {
+            remove(session.id)
+            return
+        }
+        if current.version > (session.durable?.version ?? 0) {
+            session.durable = current
+            publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: current)), to: session)
+        }
+        rollBack(session)
     }
 
     /// The store's answer for a delete: durable, the session goes; failed, it stays.
@@ -410,10 +437,81 @@ public actor PagerEngine {
             remove(session.id, announce: false)
             return
         }
-        guard session.pager.version != durable.version else { return }
-        EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes - durable.storedBytes)
-        session.pager = durable
+        guard session.pager != durable else { return }
+        replaceHead(of: session, with: durable)
+    }
+
+    /// Makes `pager` the session's newest state, keeping the byte accounts in step.
+    private func replaceHead(of session: Session, with pager: Pager) {
+        // A release of a negative amount adds it.
+        EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes - pager.storedBytes)
+        session.pager = pager
         schedule(session)
+    }
+
+    // MARK: - A shared store
+
+    /// Takes in a session loaded from a shared store because a request named it and this engine
+    /// did not hold it (or held an older copy). It counts against the limits but is never refused
+    /// by them. Answers whether the engine holds it now.
+    @discardableResult
+    public func adopt(_ stored: StoredSession) -> Bool {
+        let now = clock.now()
+        if let session = sessions[stored.id] {
+            absorb(session, stored.pager, kind: .state, cause: .request)
+            return true
+        }
+        let lastUsed = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
+        let session = Session(
+            id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: max(lastUsed, now - 1))
+        session.storedUse = now
+        sessions[stored.id] = session
+        idleOrder.append(session)
+        schedule(session)
+        accounts.admit(bytes: stored.pager.storedBytes)
+        return true
+    }
+
+    /// A change another process made to a shared session, as its notification tells it. A
+    /// session this engine does not hold, or holds at that version or later, is left alone; one
+    /// it holds takes the newer state and its subscribers get the event (a deleted one goes,
+    /// with `deleted`). Answers true when the change could not be followed from what the
+    /// notification carried (only a position, and the engine holds another version than the one
+    /// before it; or nothing at all), so the session should be loaded.
+    public func absorb(_ change: RemoteChange) -> Bool {
+        guard let session = sessions[change.id], let durable = session.durable else { return false }
+        let announcement = change.announcement
+        switch change.state {
+        case .deleted:
+            remove(change.id, cause: announcement.cause)
+            return false
+        case _ where change.version <= durable.version:
+            return false
+        case .whole(let pager):
+            absorb(session, pager, kind: announcement.kind, cause: announcement.cause)
+            return false
+        case .position(let lay):
+            guard durable.version == change.version - 1, let pager = lay(durable) else { return true }
+            absorb(session, pager, kind: announcement.kind, cause: announcement.cause)
+            return false
+        case .unknown:
+            return true
+        }
+    }
+
+    /// The sessions event streams hold open here, to bring up to date after this process may
+    /// have missed changes made elsewhere (a shared store's notifications were interrupted).
+    public var watchedSessions: [SessionID] { Array(watched.keys) }
+
+    private func absorb(_ session: Session, _ pager: Pager, kind: SessionEventKind, cause: EventCause) {
+        guard pager.version > (session.durable?.version ?? 0) else { return }
+        session.durable = pager
+        // A change of this engine's in flight will lose (its version is taken); until it is
+        // settled, commands go on from the head it made, and then from this state.
+        if session.inFlight == 0 || pager.version >= session.pager.version { replaceHead(of: session, with: pager) }
+        publish(
+            SessionEvent(kind: kind, snapshot: SessionSnapshot(id: session.id, pager: pager), cause: cause), to: session
+        )
     }
 
     /// Evicts up to `limit` sessions idle for longer than the TTL; returns how many were evicted.
@@ -472,6 +570,7 @@ public actor PagerEngine {
     private func remove(_ id: SessionID, announce: Bool = true, cause: EventCause = .request) {
         guard let session = sessions.removeValue(forKey: id) else { return }
         if session.isLinked { idleOrder.remove(session) }
+        watched[id] = nil
         timers.remove(session)
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
@@ -490,7 +589,8 @@ public actor PagerEngine {
     private func evict(_ id: SessionID) {
         remove(id, cause: .idle)
         evictions += 1
-        try? store?.submit(.delete(id), completion: nil)
+        // A shared store's rows are other processes' too: it expires them itself, by last use.
+        if let store, !store.isShared { try? store.submit(.delete(id), completion: nil) }
     }
 
     // MARK: - Auto-advance
@@ -613,6 +713,7 @@ public actor PagerEngine {
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
+        watched[id] = session
         // A consumer that stops iterating without saying so is forgotten too, a hop later.
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
@@ -631,7 +732,23 @@ public actor PagerEngine {
         EngineAccounts.release(accounts.subscribers, 1)
         accounts.releaseAddress(subscriber.address)
         session.lastUsed = clock.now()
-        if session.subscribers.isEmpty, !session.isLinked { idleOrder.append(session) }
+        if session.subscribers.isEmpty, !session.isLinked {
+            idleOrder.append(session)
+            watched[id] = nil
+        }
+    }
+
+    /// Tells the store that the sessions held open by event streams are in use, each at most
+    /// every ``storedUseInterval``, so that a restart (or a shared store's expiry) does not take
+    /// a session somebody watches. The sweeper calls it; it visits only watched sessions, at most
+    /// `maxSubscribers` of them.
+    public func recordWatchedUse() {
+        guard let store else { return }
+        let now = clock.now()
+        for session in watched.values where now - session.storedUse >= storedUseInterval {
+            session.storedUse = now
+            try? store.submit(.touch(session.id, lastUsed: wallOrigin + now), completion: nil)
+        }
     }
 
     private func publish(_ event: SessionEvent, to session: Session) {

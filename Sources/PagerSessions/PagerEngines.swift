@@ -130,6 +130,48 @@ public final class PagerEngines: Sendable {
     /// Sessions evicted for idling since start, in all shards.
     public var evictions: Int { shards.reduce(0) { total, shard in total + shard.immediately { $0.evictions } } }
 
+    /// With a shared store, deletes the stored sessions idle past the TTL (whoever held them);
+    /// processes holding copies hear of it from the store. Nothing to do otherwise: each process
+    /// deletes what it evicts.
+    public func expireStored() async {
+        guard let store, store.isShared else { return }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            store.expire(before: Date().timeIntervalSince1970 - limits.idleTTL) { done.resume() }
+        }
+    }
+
+    /// Loads session `id` from a shared store into its shard; answers whether it is held now.
+    /// Nothing to load without a shared store: every session is restored at start.
+    public func load(_ id: SessionID) async throws(EngineError) -> Bool {
+        guard let store, store.isShared, id.isWellFormed else { return false }
+        let result = await withCheckedContinuation {
+            (done: CheckedContinuation<Result<StoredSession?, StoreError>, Never>) in
+            store.load(id) { done.resume(returning: $0) }
+        }
+        switch result {
+        case .success(nil): return false
+        case .success(let stored?): return shard(for: id).immediately { $0.adopt(stored) }
+        case .failure(let error): throw .storageUnavailable(reason: error.reason)
+        }
+    }
+
+    /// Follows a change another process made to a shared store's session (see
+    /// ``PagerEngine/absorb(_:)``); a change that cannot be followed from the notification
+    /// alone loads the session, off the caller's thread.
+    public func absorb(_ change: RemoteChange) {
+        guard shard(for: change.id).immediately({ $0.absorb(change) }) else { return }
+        let id = change.id
+        Task { _ = try? await self.load(id) }
+    }
+
+    /// Brings every session an event stream holds up to date from a shared store, after its
+    /// notifications were interrupted: each stream whose session moved on gets `state`.
+    public func resynchronize() {
+        for shard in shards {
+            for id in shard.immediately({ $0.watchedSessions }) { Task { _ = try? await self.load(id) } }
+        }
+    }
+
     /// Evicts up to `limit` expired sessions from each shard, each shard in a turn of its own;
     /// returns how many were evicted.
     public func evictExpired(limit: Int = PagerEngine.evictionBatch) async -> Int {

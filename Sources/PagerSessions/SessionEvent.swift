@@ -19,6 +19,9 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     case autoAdvanceChanged
     /// The session was deleted; nothing follows. (A session with subscribers is never evicted.)
     case deleted
+    /// The whole current state, as the first event of a stream carries it: sent later when a
+    /// shared store's session moved on in ways this process could not follow one by one.
+    case state
 
     /// The kind for a command that changed state (or, for `actionRequested`, asked for the action).
     static func of(_ command: PagerCommand, before: Pager, after: Pager) -> SessionEventKind {

@@ -17,8 +17,92 @@ public protocol SessionStore: Sendable {
     /// the reason it is not.
     func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError)
 
+    /// Queues `change` as ``submit(_:completion:)`` does; a shared store also tells the other
+    /// processes holding the session what the change was (`announcement`), so that their
+    /// subscribers get the same event.
+    func submit(
+        _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
+        completion: (@Sendable (StoreError?) -> Void)?
+    ) throws(StoreError)
+
     /// Counts since start, for `/metrics`.
     var statistics: StoreStatistics { get }
+
+    /// Whether other processes change the same sessions (a shared database). The engine's
+    /// sessions are then copies: a session it does not hold is loaded (``load(_:completion:)``),
+    /// a change made on a stale copy fails with ``StoreError/conflict`` and the newer state, and
+    /// an expired session's row is the store's to delete.
+    var isShared: Bool { get }
+
+    /// The session as the store holds it now (nil when it holds none); `completion` runs once,
+    /// on the store's own thread.
+    func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void)
+
+    /// For a shared store: deletes the sessions last used before `cutoff` (seconds since 1970),
+    /// then calls `completion`.
+    func expire(before cutoff: Double, completion: @escaping @Sendable () -> Void)
+}
+
+extension SessionStore {
+    /// A store of one process's own sessions has nobody to announce changes to.
+    public func submit(
+        _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
+        completion: (@Sendable (StoreError?) -> Void)?
+    ) throws(StoreError) {
+        try submit(change, completion: completion)
+    }
+
+    /// A store of one process's own sessions.
+    public var isShared: Bool { false }
+
+    /// Such a store holds nothing the engine does not: every session was restored at start.
+    public func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void) {
+        completion(.success(nil))
+    }
+
+    /// Each process deletes what it evicts.
+    public func expire(before cutoff: Double, completion: @escaping @Sendable () -> Void) { completion() }
+}
+
+/// What a change was, for the subscribers of other processes sharing a store.
+public struct ChangeAnnouncement: Sendable, Equatable {
+    public var kind: SessionEventKind
+    public var cause: EventCause
+
+    /// Creates an announcement.
+    public init(kind: SessionEventKind, cause: EventCause) {
+        self.kind = kind
+        self.cause = cause
+    }
+}
+
+/// A change another process made to a shared store's session, as the store heard of it.
+public struct RemoteChange: Sendable {
+    /// What the notification carried.
+    public enum State: Sendable {
+        /// The whole new state.
+        case whole(Pager)
+        /// Only a new position (index, transition, overscroll, timer), to lay on the version
+        /// before; nil when it does not fit that version.
+        case position(@Sendable (Pager) -> Pager?)
+        /// Nothing (too large to carry): the session is loaded.
+        case unknown
+        /// The session was deleted.
+        case deleted
+    }
+
+    public var id: SessionID
+    public var version: Int
+    public var announcement: ChangeAnnouncement
+    public var state: State
+
+    /// Creates a remote change.
+    public init(id: SessionID, version: Int, announcement: ChangeAnnouncement, state: State) {
+        self.id = id
+        self.version = version
+        self.announcement = announcement
+        self.state = state
+    }
 }
 
 /// What a store has done since start.
@@ -77,9 +161,21 @@ public struct StoredSession: Sendable {
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence for the operator, naming the file or server and the cause.
     public var reason: String
+    /// For a change made on a stale copy of a shared session: true, with the session as the
+    /// store holds it now in `current` (nil when it is gone).
+    public var conflict = false
+    public var current: Pager?
 
     /// Creates an error.
     public init(_ reason: String) { self.reason = reason }
+
+    /// A change that does not follow the stored version of its session.
+    public static func conflict(_ reason: String, current: Pager?) -> StoreError {
+        var error = StoreError(reason)
+        error.conflict = true
+        error.current = current
+        return error
+    }
 
     public var description: String { reason }
 }

@@ -99,6 +99,18 @@ final class PostgresConnection {
         for index in 0..<PQntuples(result) { try row(Row(result: result, index: index)) }
     }
 
+    /// Runs the prepared statement `name` with `parameters`, calling `row` for each row.
+    func queryPrepared(
+        _ name: String, _ parameters: [Value], row: (Row) throws(PostgresError) -> Void
+    ) throws(PostgresError) {
+        let result = Self.withParameters(parameters) { count, _, values, lengths, formats in
+            PQexecPrepared(handle, name, count, values, lengths, formats, 1)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: name)
+        for index in 0..<PQntuples(result) { try row(Row(result: result, index: index)) }
+    }
+
     /// Runs `statements` as one transaction, sent together in one pipeline (one round trip for
     /// all of them), and answers how many rows each changed. When any statement fails, nothing
     /// is kept and the first failure is thrown.
@@ -147,6 +159,32 @@ final class PostgresConnection {
             throw failure
         }
         return counts
+    }
+
+    /// Waits up to `timeout` seconds for notifications on the channels this connection listens
+    /// to (`LISTEN`), and answers their payloads in the order they were sent; an empty answer
+    /// when none came. Throws when the connection is lost.
+    func notifications(timeout: Double) throws(PostgresError) -> [String] {
+        var payloads = drainNotifications()
+        guard payloads.isEmpty else { return payloads }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw PostgresError("the connection has no socket") }
+        let ready = poll(&descriptor, 1, Int32(timeout * 1000))
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(handle) == 1 else {
+            throw PostgresError("the listening connection was lost: \(Self.text(PQerrorMessage(handle)))")
+        }
+        payloads = drainNotifications()
+        return payloads
+    }
+
+    private func drainNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
     }
 
     /// One row of a result, read by column position.

@@ -2,22 +2,24 @@ import Foundation
 import PagerModel
 public import PagerSessions
 
-/// Sessions in a PostgreSQL database, one row each, written by one thread of its own with group
-/// commit: everything queued goes to the server as one transaction, sent in one pipeline.
+/// Sessions in a PostgreSQL database that several pagerd processes share, one row each, written by
+/// one thread of its own with group commit: everything queued goes to the server as one
+/// transaction, sent in one pipeline.
 ///
-/// Threads: `submit` (called by the engine under a shard's lock) only appends to a queue under
-/// `queueLock`. The writer thread takes everything queued (at most ``maxBatch`` changes), writes
-/// it in one transaction and then reports each change, in order, by calling its completion.
-/// The connection is used by one thread at a time: ``recover()`` runs before the first
-/// submission, and everything after on the writer thread.
+/// Threads: `submit`, `load` and `expire` (called under a shard's lock, or from a request) only
+/// append to a queue under `queueLock`. The writer thread takes what is queued (at most
+/// ``maxBatch`` items), writes the changes in one transaction, reads the rows that loads and lost
+/// races ask for in one query, and then answers each item, in order. A listener thread holds a
+/// second connection, `LISTEN`ing for the changes every process announces, and hands them to the
+/// handler given to ``listen(onChange:onResynchronize:)``. Each connection is used by one thread.
 ///
-/// Every save names the version it replaces (`WHERE version = new − 1`), so a row is never
-/// overwritten by a stale copy; a save whose row moved on (or went) fails alone. One pagerd at a
-/// time uses a database: the store holds a session-level advisory lock for its whole life, and a
-/// second one is refused at start. When a transaction fails (the server went away, a disk is
-/// full), the writer fails it and everything queued behind it, refuses submissions for
-/// ``Options/retryDelay``, reconnects if the connection broke (taking the lock again), and goes
-/// on with the next submission.
+/// Every save names the version it replaces (`WHERE version = new − 1`), so a stale copy never
+/// overwrites a newer row: such a save fails alone, as a conflict carrying the row as it is.
+/// Each kept change is announced in the same transaction (`pg_notify`, delivered at commit):
+/// the new position, and the whole document when the payload stays under PostgreSQL's 8,000
+/// bytes (else only the version, and listeners load the row). When a transaction fails (the
+/// server went away, a disk is full), the writer fails it and everything queued behind it,
+/// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     // @unchecked: the queue state is guarded by `queueLock`; the connection belongs to the writer
     // thread once recovery is done.
@@ -50,33 +52,44 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
 
     /// The schema this pagerd writes; a database with a newer one is refused.
     static let schemaVersion = 1
-    /// The advisory lock key pagerd holds while it uses a database: "PGRD".
+    /// The advisory lock key under which a starting pagerd creates or migrates the schema: "PGRD".
     static let lockKey = 0x5047_5244
-    /// The most changes one transaction carries.
+    /// The most items one turn of the writer takes.
     static let maxBatch = 512
+    /// The channel changes are announced on.
+    static let channel = "pagerd"
+    /// The largest announcement PostgreSQL takes is 8,000 bytes; this leaves room for the header.
+    static let maxPayload = 7_900
 
     private let options: Options
     private let connection: PostgresConnection
     /// Where the server is, for messages: the URL without its query.
     private let place: String
+    /// This process among those sharing the database, so that it skips its own announcements.
+    private let instance = String(UUID().uuidString.prefix(8))
 
-    private struct Pending {
-        var change: SessionChange
-        var completion: (@Sendable (StoreError?) -> Void)?
+    public var isShared: Bool { true }
+
+    /// One thing for the writer to do.
+    private enum Work {
+        case change(SessionChange, ChangeAnnouncement?, (@Sendable (StoreError?) -> Void)?)
+        case load(SessionID, @Sendable (Result<StoredSession?, StoreError>) -> Void)
+        case expire(Double, @Sendable () -> Void)
     }
 
     private let queueLock = NSCondition()
     // Guarded by `queueLock`.
-    private var queue: [Pending] = []
+    private var queue: [Work] = []
     private var refusing: String?
     private var stopping = false
     private var stopped = false
+    private var listening = false
     private var counts = StoreStatistics()
 
     public var statistics: StoreStatistics { queueLock.withLock { counts } }
 
-    /// Connects, takes the database's advisory lock, and creates or migrates the schema. The
-    /// writer thread starts at once and waits for the first submission.
+    /// Connects, and creates or migrates the schema. The writer thread starts at once and waits
+    /// for the first submission; the listener starts with ``listen(onChange:onResynchronize:)``.
     public init(options: Options) throws(StoreOpenError) {
         self.options = options
         place = String(options.url.prefix { $0 != "?" })
@@ -86,7 +99,6 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
             throw StoreOpenError(.unusable, "\(place): \(error)")
         }
         do {
-            try Self.lock(connection, place: place)
             try Self.migrate(connection, place: place)
             try Self.prepareStatements(connection)
             let commit = try connection.setting("synchronous_commit")
@@ -104,24 +116,13 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         thread.start()
     }
 
-    /// Takes the advisory lock that keeps a second pagerd off the database.
-    private static func lock(_ connection: PostgresConnection, place: String) throws {
-        var taken = false
-        try connection.query("SELECT pg_try_advisory_lock($1::bigint)", [.int(lockKey)]) { row throws(PostgresError) in
-            taken = try row.bool(0)
-        }
-        guard taken else {
-            throw StoreOpenError(.inUse, "\(place) is in use by another pagerd process (advisory lock \(lockKey))")
-        }
-    }
-
     /// Creates the tables on first use and migrates an older schema forward, under a
     /// transaction-level advisory lock so that two processes starting together do it once.
     private static func migrate(_ connection: PostgresConnection, place: String) throws {
         try connection.execute(
             """
             BEGIN;
-            SELECT pg_advisory_xact_lock(\(lockKey + 1));
+            SELECT pg_advisory_xact_lock(\(lockKey));
             CREATE TABLE IF NOT EXISTS pagerd_schema(version integer NOT NULL);
             """)
         do {
@@ -149,73 +150,104 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// The statements a transaction is made of, prepared once per connection.
+    /// The statements a transaction is made of, prepared once per connection. Each answers one
+    /// row when it changed the session (and then announces the change) and none when it did not.
     private static func prepareStatements(_ connection: PostgresConnection) throws(PostgresError) {
         try connection.prepare(
             "insert",
-            "INSERT INTO pagerd_sessions(id, version, document, position, last_used) VALUES ($1, $2, $3, $4, $5)")
+            """
+            INSERT INTO pagerd_sessions(id, version, document, position, last_used) VALUES ($1, $2, $3, $4, $5)
+                RETURNING 1
+            """)
         try connection.prepare(
             "save",
             """
-            UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
-                last_used = greatest(last_used, $5) WHERE id = $1 AND version = $2 - 1
+            WITH kept AS (
+                UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
+                    last_used = greatest(last_used, $5) WHERE id = $1 AND version = $2 - 1 RETURNING 1)
+            SELECT pg_notify('\(channel)', $6) FROM kept
             """)
         try connection.prepare(
             "move",
             """
-            UPDATE pagerd_sessions SET version = $2, position = $3, last_used = greatest(last_used, $4)
-                WHERE id = $1 AND version = $2 - 1
+            WITH kept AS (
+                UPDATE pagerd_sessions SET version = $2, position = $3, last_used = greatest(last_used, $4)
+                    WHERE id = $1 AND version = $2 - 1 RETURNING 1)
+            SELECT pg_notify('\(channel)', $5) FROM kept
             """)
-        try connection.prepare("delete", "DELETE FROM pagerd_sessions WHERE id = $1")
+        try connection.prepare(
+            "delete",
+            """
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING 1)
+            SELECT pg_notify('\(channel)', $2) FROM gone
+            """)
         try connection.prepare(
             "touch", "UPDATE pagerd_sessions SET last_used = greatest(last_used, $2) WHERE id = $1")
+        try connection.prepare(
+            "rows",
+            "SELECT id, version, document, position, last_used FROM pagerd_sessions WHERE id = ANY($1::text[])")
+        try connection.prepare(
+            "expire",
+            """
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id)
+            SELECT pg_notify('\(channel)', $2 || ' D ' || id || ' 0 deleted idle') FROM gone
+            """)
     }
 
     // MARK: - SessionStore
 
-    public func recover() throws(StoreError) -> [StoredSession] {
-        var sessions: [StoredSession] = []
-        do {
-            try connection.query("SELECT id, version, document, position, last_used FROM pagerd_sessions") {
-                row throws(PostgresError) in
-                let id = try row.text(0)
-                let pager: Pager
-                do {
-                    pager = try StoredRecord.pager(
-                        document: try row.data(2), position: try row.data(3), version: try row.int(1))
-                } catch let error as PostgresError {
-                    throw error
-                } catch {
-                    throw PostgresError("session \(id) is damaged: \(error)")
-                }
-                let sessionID = SessionID(id)
-                guard sessionID.isWellFormed else { throw PostgresError("'\(id)' is not a session id") }
-                sessions.append(StoredSession(id: sessionID, pager: pager, lastUsed: try row.double(4)))
-            }
-        } catch {
-            throw StoreError("\(place): \(error)")
-        }
-        return sessions
-    }
+    /// Nothing: the database is shared, so sessions are loaded when a request names them
+    /// (``load(_:completion:)``), not all at start.
+    public func recover() throws(StoreError) -> [StoredSession] { [] }
 
     public func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
+        try submit(change, announcing: nil, completion: completion)
+    }
+
+    public func submit(
+        _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
+        completion: (@Sendable (StoreError?) -> Void)?
+    ) throws(StoreError) {
         queueLock.lock()
         defer { queueLock.unlock() }
         if stopping { throw StoreError("the store is closed") }
         if let refusing { throw StoreError(refusing) }
-        queue.append(Pending(change: change, completion: completion))
+        enqueue(.change(change, announcement, completion))
+    }
+
+    public func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void) {
+        let refused: String? = queueLock.withLock {
+            if stopping { return "the store is closed" }
+            enqueue(.load(id, completion))
+            return nil
+        }
+        if let refused { completion(.failure(StoreError(refused))) }
+    }
+
+    public func expire(before cutoff: Double, completion: @escaping @Sendable () -> Void) {
+        let queued = queueLock.withLock {
+            guard !stopping else { return false }
+            enqueue(.expire(cutoff, completion))
+            return true
+        }
+        if !queued { completion() }
+    }
+
+    /// Appends `work`; the caller holds `queueLock`.
+    private func enqueue(_ work: Work) {
+        queue.append(work)
         if queue.count == 1 { queueLock.signal() }
     }
 
-    /// Commits what is queued, stops the writer thread and closes the connection (which releases
-    /// the advisory lock). Submissions after it are refused.
+    /// Commits what is queued, stops the writer and listener threads and closes the
+    /// connections. Submissions after it are refused.
     public func close() {
         queueLock.withLock {
             stopping = true
             queueLock.signal()
         }
         queueLock.withLock {
-            while !stopped { queueLock.wait() }
+            while !stopped || listening { queueLock.wait() }
         }
         connection.close()
     }
@@ -239,88 +271,254 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
-    /// One transaction for `batch`; then every completion, in order. A save whose row is not at
-    /// the version it replaces fails alone; any other failure fails the batch.
-    private func write(_ batch: [Pending]) {
-        let statements = batch.map { Self.statement(for: $0.change) }
-        let counts: [Int]
+    /// One turn: the changes in one transaction, then the rows that loads and lost races ask for
+    /// in one query, then each answer in order; an expiry runs on its own.
+    private func write(_ batch: [Work]) {
+        var changes:
+            [(change: SessionChange, announcement: ChangeAnnouncement?, completion: (@Sendable (StoreError?) -> Void)?)] =
+                []
+        var loads: [(id: SessionID, completion: @Sendable (Result<StoredSession?, StoreError>) -> Void)] = []
+        for work in batch {
+            switch work {
+            case .change(let change, let announcement, let completion):
+                changes.append((change, announcement, completion))
+            case .load(let id, let completion): loads.append((id, completion))
+            case .expire(let cutoff, let completion):
+                expire(before: cutoff)
+                completion()
+            }
+        }
+        var counts: [Int] = []
         do {
             if !connection.isOpen { try reconnect() }
-            counts = try connection.transaction(statements)
+            if !changes.isEmpty {
+                counts = try connection.transaction(changes.map { statement(for: $0.change, $0.announcement) })
+            }
         } catch {
             fail(batch, error: error)
             return
         }
-        queueLock.withLock {
-            self.counts.commits += 1
-            self.counts.changes += batch.count
-        }
-        for (pending, count) in zip(batch, counts) {
-            switch pending.change {
-            case .save(let id, let pager, _, _) where count == 0:
-                pending.completion?(
-                    StoreError(
-                        "\(place): session \(id) is not at version \(pager.version - 1) in the database; its change was not kept"
-                    ))
-            default:
-                pending.completion?(nil)
+        if !changes.isEmpty {
+            queueLock.withLock {
+                self.counts.commits += 1
+                self.counts.changes += changes.count
             }
+        }
+        // The sessions whose save lost (their row is at another version, or gone), and those
+        // asked for, read back together.
+        var lost: [Int] = []
+        for (position, (change, count)) in zip(changes, counts).enumerated() {
+            if case .save = change.change, count == 0 { lost.append(position) }
+        }
+        let wanted = Set(lost.map { changes[$0].change.id } + loads.map(\.id))
+        var rows: [SessionID: StoredSession] = [:]
+        var readFailure: StoreError?
+        if !wanted.isEmpty {
+            do { rows = try read(wanted) } catch {
+                readFailure = StoreError("\(place): cannot read sessions: \(error)")
+            }
+        }
+        for (position, (change, _, completion)) in changes.enumerated() {
+            guard lost.contains(position), case .save(let id, let pager, _, _) = change else {
+                completion?(nil)
+                continue
+            }
+            completion?(
+                readFailure
+                    ?? .conflict(
+                        "\(place): session \(id) is not at version \(pager.version - 1) in the database",
+                        current: rows[id]?.pager))
+        }
+        for (id, completion) in loads {
+            if let readFailure { completion(.failure(readFailure)) } else { completion(.success(rows[id])) }
         }
     }
 
-    /// Connects again after the connection broke: the lock and the prepared statements went
-    /// with it.
+    /// The stored sessions among `ids`.
+    private func read(_ ids: Set<SessionID>) throws -> [SessionID: StoredSession] {
+        var rows: [SessionID: StoredSession] = [:]
+        let list = "{" + ids.map(\.rawValue).joined(separator: ",") + "}"
+        try connection.queryPrepared("rows", [.text(list)]) { row throws(PostgresError) in
+            let stored = try Self.session(from: row)
+            rows[stored.id] = stored
+        }
+        return rows
+    }
+
+    /// A row of `pagerd_sessions` (id, version, document, position, last_used) as a session.
+    private static func session(from row: PostgresConnection.Row) throws(PostgresError) -> StoredSession {
+        let id = try row.text(0)
+        let sessionID = SessionID(id)
+        guard sessionID.isWellFormed else { throw PostgresError("'\(id)' is not a session id") }
+        do {
+            let pager = try StoredRecord.pager(
+                document: try row.data(2), position: try row.data(3), version: try row.int(1))
+            return StoredSession(id: sessionID, pager: pager, lastUsed: try row.double(4))
+        } catch {
+            throw PostgresError("session \(id) is damaged: \(error)")
+        }
+    }
+
+    /// Deletes the sessions last used before `cutoff`, announcing each deletion.
+    private func expire(before cutoff: Double) {
+        do {
+            if !connection.isOpen { try reconnect() }
+            _ = try connection.transaction([.init(name: "expire", parameters: [.double(cutoff), .text(instance)])])
+        } catch {
+            options.log("\(place): expiring idle sessions failed and will be tried again: \(error)")
+        }
+    }
+
+    /// Connects again after the connection broke: the prepared statements went with it.
     private func reconnect() throws {
         guard connection.reset() else { throw PostgresError("cannot reconnect to \(place)") }
-        try Self.lock(connection, place: place)
         try Self.prepareStatements(connection)
         options.warn("\(place): reconnected")
     }
 
     /// Fails `batch` and everything queued behind it, then refuses submissions for the retry
     /// delay: nothing built on a failed change is ever committed.
-    private func fail(_ batch: [Pending], error: any Error) {
+    private func fail(_ batch: [Work], error: any Error) {
         let reason = "\(place): a commit failed: \(error)"
         options.log(reason)
-        let behind: [Pending] = queueLock.withLock {
+        let behind: [Work] = queueLock.withLock {
             counts.failedCommits += 1
             refusing = reason
             defer { queue.removeAll() }
             return queue
         }
         let failure = StoreError(reason)
-        for pending in batch + behind { pending.completion?(failure) }
+        for work in batch + behind {
+            switch work {
+            case .change(_, _, let completion): completion?(failure)
+            case .load(_, let completion): completion(.failure(failure))
+            case .expire(_, let completion): completion()
+            }
+        }
         Thread.sleep(forTimeInterval: options.retryDelay)
         queueLock.withLock { refusing = nil }
     }
 
-    /// The statement that keeps `change`: a creation (version 1) is inserted; a later state
-    /// replaces the version before it, whole or, when only the position changed, just that.
-    private static func statement(for change: SessionChange) -> PostgresConnection.Statement {
+    /// The statement that keeps `change` and announces it: a creation (version 1) is inserted
+    /// (nobody else holds it yet, so it is not announced); a later state replaces the version
+    /// before it, whole or, when only the position changed, just that.
+    private func statement(
+        for change: SessionChange, _ announcement: ChangeAnnouncement?
+    ) -> PostgresConnection.Statement {
         let id = change.id.rawValue
+        let kind = announcement?.kind ?? .state, cause = announcement?.cause ?? .request
         switch change {
         case .save(_, let pager, let lastUsed, let positionOnly):
-            let position = PostgresConnection.Value.bytes(StoredRecord.position(of: pager))
+            let position = StoredRecord.position(of: pager)
             if pager.version == 1 {
                 return .init(
                     name: "insert",
                     parameters: [
-                        .text(id), .int(1), .bytes(StoredRecord.document(of: pager)), position, .double(lastUsed),
+                        .text(id), .int(1), .bytes(StoredRecord.document(of: pager)), .bytes(position),
+                        .double(lastUsed),
                     ])
             }
+            let header =
+                "\(instance) \(positionOnly ? "M" : "S") \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue)"
             if positionOnly {
-                return .init(name: "move", parameters: [.text(id), .int(pager.version), position, .double(lastUsed)])
+                let payload = header + "\n" + String(decoding: position, as: UTF8.self)
+                return .init(
+                    name: "move",
+                    parameters: [.text(id), .int(pager.version), .bytes(position), .double(lastUsed), .text(payload)])
+            }
+            let document = StoredRecord.document(of: pager)
+            var payload = header + "\n" + String(decoding: position, as: UTF8.self) + "\n"
+            payload += String(decoding: document, as: UTF8.self)
+            if payload.utf8.count > Self.maxPayload {
+                payload = "\(instance) U \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue)"
             }
             return .init(
                 name: "save",
                 parameters: [
-                    .text(id), .int(pager.version), .bytes(StoredRecord.document(of: pager)), position,
-                    .double(lastUsed),
+                    .text(id), .int(pager.version), .bytes(document), .bytes(position), .double(lastUsed),
+                    .text(payload),
                 ])
         case .delete:
-            return .init(name: "delete", parameters: [.text(id)])
+            return .init(
+                name: "delete", parameters: [.text(id), .text("\(instance) D \(id) 0 deleted \(cause.rawValue)")])
         case .touch(_, let lastUsed):
             return .init(name: "touch", parameters: [.text(id), .double(lastUsed)])
         }
+    }
+
+    // MARK: - The listener thread
+
+    /// Starts listening for the changes other processes announce: `onChange` gets each, in the
+    /// order they were committed; `onResynchronize` is called after the listening connection was
+    /// lost and made again, since announcements made meanwhile are lost.
+    public func listen(
+        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
+    ) {
+        queueLock.withLock { listening = true }
+        let thread = Thread { self.listenLoop(onChange: onChange, onResynchronize: onResynchronize) }
+        thread.name = "pagerd-postgres-listen"
+        thread.start()
+    }
+
+    private func listenLoop(
+        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
+    ) {
+        var listener: PostgresConnection?
+        var lost = false
+        while !queueLock.withLock({ stopping }) {
+            do {
+                if listener == nil {
+                    let made = try PostgresConnection(url: options.url, password: options.password)
+                    try made.execute("LISTEN \(Self.channel)")
+                    listener = made
+                    if lost {
+                        options.warn("\(place): listening again; sessions watched here are brought up to date")
+                        onResynchronize()
+                    }
+                }
+                for payload in try listener?.notifications(timeout: 0.5) ?? [] {
+                    if let change = remoteChange(from: payload) { onChange(change) }
+                }
+            } catch {
+                if !lost || listener != nil { options.log("\(place): listening for changes failed: \(error)") }
+                listener = nil
+                lost = true
+                Thread.sleep(forTimeInterval: options.retryDelay)
+            }
+        }
+        listener?.close()
+        queueLock.withLock {
+            listening = false
+            queueLock.broadcast()
+        }
+    }
+
+    /// An announcement of another process as a change; nil for this process's own and for
+    /// anything unreadable.
+    private func remoteChange(from payload: String) -> RemoteChange? {
+        let lines = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        let header = lines[0].split(separator: " ")
+        guard header.count == 6, header[0] != Substring(instance), let version = Int(header[3]),
+            let kind = SessionEventKind(rawValue: String(header[4])),
+            let cause = EventCause(rawValue: String(header[5]))
+        else { return nil }
+        let id = SessionID(String(header[2]))
+        let announcement = ChangeAnnouncement(kind: kind, cause: cause)
+        let state: RemoteChange.State
+        switch header[1] {
+        case "D": state = .deleted
+        case "U": state = .unknown
+        case "M" where lines.count >= 2:
+            let position = Array(lines[1].utf8)
+            state = .position { held in try? StoredRecord.pager(laying: position, on: held, version: version) }
+        case "S" where lines.count == 3:
+            guard
+                let pager = try? StoredRecord.pager(
+                    document: Array(lines[2].utf8), position: Array(lines[1].utf8), version: version)
+            else { return RemoteChange(id: id, version: version, announcement: announcement, state: .unknown) }
+            state = .whole(pager)
+        default: return nil
+        }
+        return RemoteChange(id: id, version: version, announcement: announcement, state: state)
     }
 }

@@ -183,6 +183,18 @@ enum StoredRecord {
         let pages = try readPages(doc.array())
         let catalog = try readPages(doc.array())
         let settings = try readSettings(doc.array())
+        return try pager(pages: pages, catalog: catalog, settings: settings, position: position, version: version)
+    }
+
+    /// `held` with a stored position laid on it (the document is `held`'s), at `version`.
+    static func pager(laying position: [UInt8], on held: Pager, version: Int) throws(RecordError) -> Pager {
+        try pager(
+            pages: held.pages, catalog: held.catalog, settings: held.settings, position: position, version: version)
+    }
+
+    private static func pager(
+        pages: [Page], catalog: [Page], settings: PagerSettings, position: [UInt8], version: Int
+    ) throws(RecordError) -> Pager {
         var place = try Fields(parsing: position, what: "position")
         let index = try place.optional { fields throws(RecordError) in try fields.int() }
         let transition = try place.optionalArray { fields throws(RecordError) -> Transition in

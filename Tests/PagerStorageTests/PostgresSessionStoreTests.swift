@@ -39,6 +39,13 @@ struct PostgresSessionStoreTests {
         try Pager(pages: (0..<pages).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: .index(index))
     }
 
+    /// Loads session `id` from `store`.
+    static func load(_ store: PostgresSessionStore, _ id: SessionID) async throws -> StoredSession? {
+        try await withCheckedThrowingContinuation { continuation in
+            store.load(id) { result in continuation.resume(with: result) }
+        }
+    }
+
     /// Submits `change` and waits for the store's answer.
     static func commit(_ store: PostgresSessionStore, _ change: SessionChange) async throws -> StoreError? {
         try await withCheckedThrowingContinuation { continuation in
@@ -50,11 +57,10 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    @Test("committed creations, moves, whole saves, touches and deletes come back after reopening")
+    @Test("committed creations, moves, whole saves, touches and deletes load back after reopening")
     func recovery() async throws {
         let url = try Self.database()
         var store = try Self.open(url)
-        #expect(try store.recover().isEmpty)
         let one = try Self.pager(pages: 3)
         let moved = try one.applying(.next).pager
         let changed = try moved.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
@@ -69,11 +75,12 @@ struct PostgresSessionStoreTests {
         #expect(store.statistics.commits >= 1 && store.statistics.changes == 7)
         store.close()
         store = try Self.open(url)
-        let sessions = Dictionary(uniqueKeysWithValues: try store.recover().map { ($0.id, $0) })
-        #expect(Set(sessions.keys) == [Self.id("one"), Self.id("two")])
-        #expect(sessions[Self.id("one")]?.pager == changed && sessions[Self.id("one")]?.pager.version == 3)
-        #expect(sessions[Self.id("one")]?.lastUsed == 160)
-        #expect(sessions[Self.id("two")]?.pager == two && sessions[Self.id("two")]?.lastUsed == 175.5)
+        // A shared database is not read whole at start: sessions load when asked for.
+        #expect(try store.recover().isEmpty)
+        let first = try await Self.load(store, Self.id("one")), second = try await Self.load(store, Self.id("two"))
+        #expect(first?.pager == changed && first?.pager.version == 3 && first?.lastUsed == 160)
+        #expect(second?.pager == two && second?.lastUsed == 175.5)
+        #expect(try await Self.load(store, Self.id("gone")) == nil)
         store.close()
     }
 
@@ -94,11 +101,11 @@ struct PostgresSessionStoreTests {
         #expect(answered.errors == Array(repeating: nil, count: 201))
         #expect(store.statistics.changes == 201 && store.statistics.commits < 201)
         let reopened = try Self.open(url)
-        #expect(try reopened.recover().map(\.pager) == [pagers.last!])
+        #expect(try await Self.load(reopened, Self.id("g"))?.pager == pagers.last!)
         reopened.close()
     }
 
-    @Test("a save that does not replace the version before it fails alone; the others commit")
+    @Test("a save that does not replace the version before it fails alone, as a conflict carrying the row")
     func staleSaveFails() async throws {
         let url = try Self.database()
         let store = try Self.open(url)
@@ -109,24 +116,58 @@ struct PostgresSessionStoreTests {
         // Version 2 again: the row is at 2, not 1.
         let stale = try await Self.commit(store, .save(Self.id("a"), next, lastUsed: 3, positionOnly: true))
         #expect(stale?.reason.contains("is not at version 1") == true)
+        #expect(stale?.conflict == true && stale?.current == next)
         #expect(try await Self.commit(store, .save(Self.id("b"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        // A save of a session that is gone conflicts with nothing to take instead.
+        #expect(try await Self.commit(store, .delete(Self.id("b"))) == nil)
+        let gone = try await Self.commit(store, .save(Self.id("b"), next, lastUsed: 3, positionOnly: true))
+        #expect(gone?.conflict == true && gone?.current == nil)
         store.close()
-        let reopened = try Self.open(url)
-        #expect(try reopened.recover().map(\.pager.version).sorted() == [1, 2])
-        reopened.close()
     }
 
-    @Test("a second store on the same database is refused while the first holds it")
-    func oneProcessPerDatabase() throws {
+    @Test("two stores share a database: each hears the other's changes, never its own; idle rows expire")
+    func sharing() async throws {
         let url = try Self.database()
-        let first = try Self.open(url)
-        #expect {
-            try Self.open(url)
-        } throws: { error in
-            (error as? StoreOpenError)?.kind == .inUse
+        let one = try Self.open(url), two = try Self.open(url)
+        let heard = Heard()
+        two.listen(onChange: { heard.add($0) }, onResynchronize: {})
+        try await Task.sleep(for: .milliseconds(200))  // the listener's LISTEN is in place
+        let pager = try Self.pager(pages: 3)
+        let next = try pager.applying(.next).pager
+        let patched = try next.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
+        let moved = ChangeAnnouncement(kind: .pageChanged, cause: .request)
+        #expect(try await Self.commit(one, .save(Self.id("s"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            do {
+                try one.submit(.save(Self.id("s"), next, lastUsed: 2, positionOnly: true), announcing: moved) { _ in
+                    done.resume()
+                }
+            } catch { done.resume(throwing: error) }
         }
-        first.close()
-        try Self.open(url).close()
+        #expect(
+            try await Self.commit(two, .save(Self.id("s"), patched, lastUsed: 3, positionOnly: false)) == nil)
+        #expect(try await Self.commit(one, .delete(Self.id("s"))) == nil)
+        for _ in 0..<100 where heard.changes.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        let changes = heard.changes
+        // `two` heard `one`'s move (laid on the version before) and delete, and not its own save.
+        #expect(changes.map(\.version) == [2, 0] && changes.map(\.announcement.kind) == [.pageChanged, .deleted])
+        guard case .position(let lay) = changes.first?.state else {
+            Issue.record("expected a position, got \(String(describing: changes.first?.state))")
+            return
+        }
+        #expect(lay(pager) == next)
+        guard case .deleted = changes.last?.state else {
+            Issue.record("expected a deletion")
+            return
+        }
+        // Expiry deletes by last use and announces it.
+        #expect(try await Self.commit(one, .save(Self.id("old"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        #expect(try await Self.commit(one, .save(Self.id("new"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        await withCheckedContinuation { done in one.expire(before: 20) { done.resume() } }
+        let old = try await Self.load(two, Self.id("old")), new = try await Self.load(two, Self.id("new"))
+        #expect(old == nil && new != nil)
+        one.close()
+        two.close()
     }
 
     @Test("a database with a newer schema is refused; a wrong password is refused without being repeated")
@@ -147,6 +188,16 @@ struct PostgresSessionStoreTests {
             (error as? StoreOpenError)?.kind == .unusable && !"\(error)".contains(secret)
         }
     }
+}
+
+/// Remote changes collected from the listener's thread.
+final class Heard: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var collected: [RemoteChange] = []
+
+    func add(_ change: RemoteChange) { lock.withLock { collected.append(change) } }
+    var changes: [RemoteChange] { lock.withLock { collected } }
 }
 
 /// Completions collected from the store's thread.

@@ -102,14 +102,6 @@ def test_concurrent_changes_on_one_session_are_each_acknowledged_once(start_page
     assert read(server, sid)["version"] == 201
 
 
-def test_one_pagerd_per_database(start_pagerd, database):
-    _, env = database
-    start_pagerd(env)
-    refused = run_refused(env)
-    assert refused.returncode == 2
-    assert "in use by another pagerd" in refused.stderr
-
-
 def test_settings_are_checked_and_the_password_never_shown(database):
     _, env = database
     secret = "s3cret-" + uuid.uuid4().hex

@@ -1,0 +1,197 @@
+"""Several pagerd instances sharing their sessions in PostgreSQL, behind nginx round-robin, as
+deploy/compose.yaml runs them: `make test-cluster` (and .ci/run) runs this file beside a
+throwaway PostgreSQL cluster (tools/with-postgres.sh).
+
+Three instances on one new database, and nginx configured by deploy/nginx.conf with its upstream
+addresses and port replaced. Everything the fixture starts, it stops.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+import uuid
+
+import pytest
+
+from support import ROOT, Pagerd
+from test_events import EventReader
+from test_postgres import PASSWORD, SERVER, psql
+from test_proxy import NGINX, free_port
+
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
+
+CONFIG = ROOT / "deploy" / "nginx.conf"
+
+
+def nginx_config(folder, port, upstreams):
+    """deploy/nginx.conf with the instances at `upstreams`, listening on `port`, its files in
+    `folder`, in the foreground."""
+    text = CONFIG.read_text()
+    servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstreams)
+    text, count = re.subn(r"(        server pagerd\d:8080;\n)+", servers, text)
+    assert count == 1
+    text, count = re.subn(r"listen 8080;", f"listen 127.0.0.1:{port};", text)
+    assert count == 1
+    text = text.replace("worker_processes auto;", "worker_processes 1;")
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    head = f"{user}daemon off;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return head + text.replace("http {\n", "http {\n" + temp, 1)
+
+
+class Endpoint:
+    """A client of any HTTP port, with the request helpers of a `Pagerd`."""
+    request = Pagerd.request
+    json = Pagerd.json
+
+    def __init__(self, port):
+        self.port = port
+
+
+class Cluster:
+    def __init__(self, folder):
+        self.database = f"pagerd_cluster_{uuid.uuid4().hex[:8]}"
+        psql(f"CREATE DATABASE {self.database}")
+        self.env = {"PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": SERVER.replace("/pagerd?", f"/{self.database}?"),
+                    "PAGERD_POSTGRES_PASSWORD": PASSWORD, "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"}
+        self.instances = [Pagerd(self.env) for _ in range(3)]
+        self.port = free_port()
+        (folder / "nginx.conf").write_text(nginx_config(folder, self.port, [i.port for i in self.instances]))
+        self.nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proxy = Endpoint(self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            assert self.nginx.poll() is None, (folder / "error.log").read_text()[-2000:]
+            try:
+                if self.proxy.request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+
+    def stop(self):
+        self.nginx.terminate()
+        self.nginx.wait(timeout=10)
+        for instance in self.instances:
+            instance.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    cluster = Cluster(tmp_path)
+    yield cluster
+    cluster.stop()
+
+
+def post(server, path, body=None, headers=None):
+    return server.json("POST", path, body, headers)
+
+
+def test_any_instance_serves_any_session(cluster):
+    a, b, c = cluster.instances
+    status, _, created = post(a, "/v1/sessions", {"template": "mall"})
+    assert status == 201
+    sid = created["id"]
+    status, _, moved = post(b, f"/v1/sessions/{sid}/next")
+    assert (status, moved["version"], moved["index"]) == (200, 2, 1)
+    status, headers, read = c.json("GET", f"/v1/sessions/{sid}")
+    assert (status, read["version"], read["index"], headers["etag"]) == (200, 2, 1, '"2"')
+    # A change made on a copy that another instance made stale is made again on the newer state.
+    assert post(a, f"/v1/sessions/{sid}/next")[2]["version"] == 3
+    assert post(b, f"/v1/sessions/{sid}/next")[2]["version"] == 4
+    assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 4
+    # A delete anywhere is seen everywhere.
+    assert c.request("DELETE", f"/v1/sessions/{sid}")[0] == 204
+    deadline = time.monotonic() + 5
+    while a.json("GET", f"/v1/sessions/{sid}")[0] != 404:
+        assert time.monotonic() < deadline, "instance a still serves a deleted session"
+        time.sleep(0.05)
+    assert b.json("GET", f"/v1/sessions/{sid}")[0] == 404
+
+
+def test_if_match_means_the_same_on_every_instance(cluster):
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 1  # c holds a copy at 1
+    assert post(b, f"/v1/sessions/{sid}/next", headers={"If-Match": '"1"'})[2]["version"] == 2
+    status, _, problem = post(c, f"/v1/sessions/{sid}/next", headers={"If-Match": '"1"'})
+    assert (status, problem["code"]) == (412, "version_mismatch")
+    status, _, state = post(c, f"/v1/sessions/{sid}/next", headers={"If-Match": '"2"'})
+    assert (status, state["version"]) == (200, 3)
+
+
+def test_concurrent_nexts_through_nginx_are_each_acknowledged_once(cluster):
+    sid = post(cluster.proxy, "/v1/sessions", {"template": "mall"})[2]["id"]
+    versions, failures = [], []
+    lock = threading.Lock()
+
+    def client():
+        for _ in range(100):
+            status, _, state = post(cluster.proxy, f"/v1/sessions/{sid}/next")
+            with lock:
+                (versions if status == 200 else failures).append(state["version"] if status == 200 else (status, state))
+
+    threads = [threading.Thread(target=client) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert sorted(versions) == list(range(2, 302))
+    for instance in cluster.instances:
+        assert instance.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 301
+
+
+def test_a_stream_on_one_instance_sees_every_version_applied_on_the_others(cluster):
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    stream = EventReader(a.port, sid)
+    assert stream.next_event()[:2] == (1, "state")
+    for n in range(40):
+        post(b if n % 2 else c, f"/v1/sessions/{sid}/next" if n % 3 else f"/v1/sessions/{sid}/scroll",
+             None if n % 3 else {"progress": 0.25})
+    seen = [stream.next_event() for _ in range(40)]
+    assert [event[0] for event in seen] == list(range(2, 42))
+    assert {event[1] for event in seen} == {"pageChanged", "transition"}
+    assert seen[-1][2] == {**a.json("GET", f"/v1/sessions/{sid}")[2], "cause": "request"}
+    stream.close()
+
+
+def test_kill_9_of_an_instance_under_load_loses_no_acknowledged_change(cluster):
+    a, b, c = cluster.instances
+    sids = [post(cluster.proxy, "/v1/sessions", {"template": "mall"})[2]["id"] for _ in range(6)]
+    acknowledged = {sid: [] for sid in sids}
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def client(sid):
+        while not stop.is_set():
+            try:
+                status, _, body = cluster.proxy.request("POST", f"/v1/sessions/{sid}/next")
+            except OSError:
+                continue
+            # While nginx still sends requests to the killed instance it answers 502 (HTML):
+            # nothing acknowledged.
+            if status == 200:
+                with lock:
+                    acknowledged[sid].append(json.loads(body)["version"])
+
+    threads = [threading.Thread(target=client, args=(sid,)) for sid in sids]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    b.stop(signal.SIGKILL)
+    time.sleep(1.0)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    for sid, versions in acknowledged.items():
+        assert len(versions) == len(set(versions)) and versions, sid
+        final = a.json("GET", f"/v1/sessions/{sid}")[2]["version"]
+        assert max(versions) <= final
+        assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == final
