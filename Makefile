@@ -4,7 +4,7 @@ PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
 .PHONY: deps postgres-deps build run lint format test test-swift test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean openapi load memory recovery bench hardening ticks
+	container-check clean openapi load load-cluster memory recovery bench hardening ticks
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
 # find them; prlimit (util-linux) is used by the disk-full test.
@@ -82,6 +82,12 @@ container-check:
 load: deps build .build/bench/ceiling
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/load.py
+
+# POST …/next through nginx in front of three instances sharing PostgreSQL, next to one instance
+# on SQLite and one in memory (bench/cluster.py; CLUSTER_DURATION, CLUSTER_REPEAT, CLUSTER_CONNECTIONS).
+load-cluster: deps build postgres-deps nginx-deps
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	tools/with-postgres.sh $(PYTHON) bench/cluster.py
 
 # Recovery of RECOVERY_SESSIONS (100,000) sessions from SQLite after kill -9: prints a table.
 recovery: deps build

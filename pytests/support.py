@@ -81,3 +81,20 @@ class Pagerd:
         finally:
             # The drainer ends at the pipe's end of file, once the process has exited.
             self.drainer.join(timeout=5)
+
+
+def cluster_nginx_config(folder, port, upstreams):
+    """deploy/nginx.conf (nginx in front of several instances) with the instances at the
+    loopback ports `upstreams`, listening on `port`, one worker, in the foreground, its files in
+    `folder`."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstreams)
+    text, count = re.subn(r"(        server pagerd\d:8080;\n)+", servers, text)
+    assert count == 1
+    text, count = re.subn(r"listen 8080;", f"listen 127.0.0.1:{port};", text)
+    assert count == 1
+    text = text.replace("worker_processes auto;", "worker_processes 1;")
+    user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temporary folder
+    head = f"{user}daemon off;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return head + text.replace("http {\n", "http {\n" + temp, 1)

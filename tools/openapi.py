@@ -512,7 +512,8 @@ PATHS["/v1/sessions/{id}/events"] = {"get": {
     "summary": "Server-Sent Events: the state, then one event per change",
     "description": "First `event: state` with the current state (skipped when Last-Event-ID is already the "
     "current version), then `id: <version>`, `event: <kind>` (pageChanged, transition, pagesChanged, "
-    "stackChanged, settingsChanged, actionRequested, autoAdvanceChanged, deleted) and the state document on one `data:` line. "
+    "stackChanged, settingsChanged, actionRequested, autoAdvanceChanged, deleted, and state again when instances sharing "
+    "PostgreSQL lost track of the session's changes) and the state document on one `data:` line. "
     "A `: heartbeat` comment is sent every eventHeartbeat seconds. A slow reader gets coalesced updates "
     "ending at the newest state. The stream ends after `deleted`.",
     "parameters": [

@@ -36,6 +36,8 @@ public final class Commit: Sendable {
             }
             if let known { continuation.resume(returning: known) }
         }
-        if let error { throw error.conflict ? .staleCopy : .storageUnavailable(reason: error.reason) }
+        guard let error else { return }
+        if let limit = error.sessionLimit { throw .atCapacity(limit: limit) }
+        throw error.conflict ? .staleCopy : .storageUnavailable(reason: error.reason)
     }
 }

@@ -165,6 +165,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// store holds it now in `current` (nil when it is gone).
     public var conflict = false
     public var current: Pager?
+    /// For a creation a shared store refused because it holds `sessionLimit` sessions.
+    public var sessionLimit: Int?
 
     /// Creates an error.
     public init(_ reason: String) { self.reason = reason }
@@ -174,6 +176,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         var error = StoreError(reason)
         error.conflict = true
         error.current = current
+        return error
+    }
+
+    /// A creation refused because the store holds its limit of sessions.
+    public static func full(_ reason: String, limit: Int) -> StoreError {
+        var error = StoreError(reason)
+        error.sessionLimit = limit
         return error
     }
 

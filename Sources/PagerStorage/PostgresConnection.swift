@@ -30,8 +30,9 @@ final class PostgresConnection {
     /// parameters) with `password`, which is given to libpq apart from the URI so that it never
     /// appears in one.
     init(url: String, password: String?) throws(PostgresError) {
-        var keywords = ["dbname", "application_name", "connect_timeout"]
-        var values = [url, "pagerd", "10"]
+        // Notices (such as "already exists, skipping") would go to standard error: not wanted.
+        var keywords = ["dbname", "application_name", "connect_timeout", "options"]
+        var values = [url, "pagerd", "10", "-c client_min_messages=warning"]
         if let password {
             keywords.append("password")
             values.append(password)

@@ -7,7 +7,7 @@ public import PagerSessions
 /// transaction, sent in one pipeline.
 ///
 /// Threads: `submit`, `load` and `expire` (called under a shard's lock, or from a request) only
-/// append to a queue under `queueLock`. The writer thread takes what is queued (at most
+/// append to a ``WriterQueue``. The writer thread takes what is queued (at most
 /// ``maxBatch`` items), writes the changes in one transaction, reads the rows that loads and lost
 /// races ask for in one query, and then answers each item, in order. A listener thread holds a
 /// second connection, `LISTEN`ing for the changes every process announces, and hands them to the
@@ -21,7 +21,8 @@ public import PagerSessions
 /// server went away, a disk is full), the writer fails it and everything queued behind it,
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
-    // @unchecked: the queue state is guarded by `queueLock`; the connection belongs to the writer
+    // @unchecked: the queue guards its own state; `listenerEnded` is set before the listener thread
+    // starts and only read after; the connection belongs to the writer
     // thread once recovery is done.
 
     /// How the store is set up.
@@ -30,6 +31,8 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         public var url: String
         /// The password, given to libpq apart from the URL; never logged.
         public var password: String?
+        /// The most sessions the database holds, whichever process made them.
+        public var maxSessions: Int
         /// How long submissions are refused after a failed commit, in seconds.
         public var retryDelay: Double
         /// Where the store reports failures it handled (a failed commit).
@@ -39,19 +42,21 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
 
         /// Creates options.
         public init(
-            url: String, password: String? = nil, retryDelay: Double = 0.25,
+            url: String, password: String? = nil, maxSessions: Int = 100_000, retryDelay: Double = 0.25,
             log: @escaping @Sendable (String) -> Void = { _ in }, warn: @escaping @Sendable (String) -> Void = { _ in }
         ) {
             self.url = url
             self.password = password
+            self.maxSessions = maxSessions
             self.retryDelay = retryDelay
             self.log = log
             self.warn = warn
         }
     }
 
-    /// The schema this pagerd writes; a database with a newer one is refused.
-    static let schemaVersion = 1
+    /// The schema this pagerd writes; a database with a newer one is refused. 1: the sessions;
+    /// 2: a count of them, kept with every creation and deletion, for the cluster's limit.
+    static let schemaVersion = 2
     /// The advisory lock key under which a starting pagerd creates or migrates the schema: "PGRD".
     static let lockKey = 0x5047_5244
     /// The most items one turn of the writer takes.
@@ -77,16 +82,11 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         case expire(Double, @Sendable () -> Void)
     }
 
-    private let queueLock = NSCondition()
-    // Guarded by `queueLock`.
-    private var queue: [Work] = []
-    private var refusing: String?
-    private var stopping = false
-    private var stopped = false
-    private var listening = false
-    private var counts = StoreStatistics()
+    private let queue = WriterQueue<Work>()
+    /// Signalled when the listener thread ends; nil until it starts.
+    private var listenerEnded: DispatchSemaphore?
 
-    public var statistics: StoreStatistics { queueLock.withLock { counts } }
+    public var statistics: StoreStatistics { queue.statistics }
 
     /// Connects, and creates or migrates the schema. The writer thread starts at once and waits
     /// for the first submission; the listener starts with ``listen(onChange:onResynchronize:)``.
@@ -143,6 +143,14 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     INSERT INTO pagerd_schema(version) VALUES (1);
                     """)
             }
+            if version < 2 {
+                try connection.execute(
+                    """
+                    CREATE TABLE pagerd_counters(name text PRIMARY KEY, value bigint NOT NULL);
+                    INSERT INTO pagerd_counters(name, value) SELECT 'sessions', count(*) FROM pagerd_sessions;
+                    UPDATE pagerd_schema SET version = 2;
+                    """)
+            }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -153,11 +161,18 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// The statements a transaction is made of, prepared once per connection. Each answers one
     /// row when it changed the session (and then announces the change) and none when it did not.
     private static func prepareStatements(_ connection: PostgresConnection) throws(PostgresError) {
+        // Creations and deletions keep the count of sessions; a creation past the limit inserts
+        // nothing. A transaction that has either locks the count first (`count`), and then the
+        // sessions' rows in the order of their ids, so that no two transactions wait for each
+        // other in a circle.
+        try connection.prepare("count", "SELECT value FROM pagerd_counters WHERE name = 'sessions' FOR UPDATE")
         try connection.prepare(
             "insert",
             """
-            INSERT INTO pagerd_sessions(id, version, document, position, last_used) VALUES ($1, $2, $3, $4, $5)
-                RETURNING 1
+            WITH room AS (
+                UPDATE pagerd_counters SET value = value + 1 WHERE name = 'sessions' AND value < $6 RETURNING 1)
+            INSERT INTO pagerd_sessions(id, version, document, position, last_used)
+                SELECT $1::text, $2::bigint, $3::bytea, $4::bytea, $5::double precision FROM room RETURNING 1
             """)
         try connection.prepare(
             "save",
@@ -178,7 +193,9 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         try connection.prepare(
             "delete",
             """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING 1)
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING 1),
+                counted AS (
+                    UPDATE pagerd_counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'sessions')
             SELECT pg_notify('\(channel)', $2) FROM gone
             """)
         try connection.prepare(
@@ -189,7 +206,9 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         try connection.prepare(
             "expire",
             """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id)
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id),
+                counted AS (
+                    UPDATE pagerd_counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'sessions')
             SELECT pg_notify('\(channel)', $2 || ' D ' || id || ' 0 deleted idle') FROM gone
             """)
     }
@@ -208,67 +227,30 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
         completion: (@Sendable (StoreError?) -> Void)?
     ) throws(StoreError) {
-        queueLock.lock()
-        defer { queueLock.unlock() }
-        if stopping { throw StoreError("the store is closed") }
-        if let refusing { throw StoreError(refusing) }
-        enqueue(.change(change, announcement, completion))
+        try queue.add(.change(change, announcement, completion))
     }
 
     public func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void) {
-        let refused: String? = queueLock.withLock {
-            if stopping { return "the store is closed" }
-            enqueue(.load(id, completion))
-            return nil
-        }
-        if let refused { completion(.failure(StoreError(refused))) }
+        if !queue.addRead(.load(id, completion)) { completion(.failure(StoreError("the store is closed"))) }
     }
 
     public func expire(before cutoff: Double, completion: @escaping @Sendable () -> Void) {
-        let queued = queueLock.withLock {
-            guard !stopping else { return false }
-            enqueue(.expire(cutoff, completion))
-            return true
-        }
-        if !queued { completion() }
-    }
-
-    /// Appends `work`; the caller holds `queueLock`.
-    private func enqueue(_ work: Work) {
-        queue.append(work)
-        if queue.count == 1 { queueLock.signal() }
+        if !queue.addRead(.expire(cutoff, completion)) { completion() }
     }
 
     /// Commits what is queued, stops the writer and listener threads and closes the
     /// connections. Submissions after it are refused.
     public func close() {
-        queueLock.withLock {
-            stopping = true
-            queueLock.signal()
-        }
-        queueLock.withLock {
-            while !stopped || listening { queueLock.wait() }
-        }
+        queue.close()
+        listenerEnded?.wait()
         connection.close()
     }
 
     // MARK: - The writer thread
 
     private func writeLoop() {
-        while true {
-            queueLock.lock()
-            while queue.isEmpty && !stopping { queueLock.wait() }
-            let batch = Array(queue.prefix(Self.maxBatch))
-            queue.removeFirst(batch.count)
-            let finishing = stopping && batch.isEmpty
-            queueLock.unlock()
-            if finishing { break }
-            write(batch)
-        }
-        queueLock.withLock {
-            stopped = true
-            queueLock.broadcast()
-        }
+        while let batch = queue.next(limit: Self.maxBatch) { write(batch) }
+        queue.end()
     }
 
     /// One turn: the changes in one transaction, then the rows that loads and lost races ask for
@@ -288,27 +270,41 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                 completion()
             }
         }
-        var counts: [Int] = []
+        // Sessions in the order of their ids (each session's changes in the order they came), the
+        // count first when a creation or deletion moves it: every transaction takes its locks in
+        // that one order.
+        let order = changes.indices.sorted {
+            let (a, b) = (changes[$0].change.id.rawValue, changes[$1].change.id.rawValue)
+            return a == b ? $0 < $1 : a < b
+        }
+        let countsSessions = changes.contains { change in
+            switch change.change {
+            case .save(_, let pager, _, _): pager.version == 1
+            case .delete: true
+            case .touch: false
+            }
+        }
+        var counts = [Int](repeating: 0, count: changes.count)
         do {
             if !connection.isOpen { try reconnect() }
             if !changes.isEmpty {
-                counts = try connection.transaction(changes.map { statement(for: $0.change, $0.announcement) })
+                var statements = order.map { statement(for: changes[$0].change, changes[$0].announcement) }
+                if countsSessions { statements.insert(.init(name: "count", parameters: []), at: 0) }
+                let answered = try connection.transaction(statements).dropFirst(countsSessions ? 1 : 0)
+                for (position, count) in zip(order, answered) { counts[position] = count }
             }
         } catch {
             fail(batch, error: error)
             return
         }
         if !changes.isEmpty {
-            queueLock.withLock {
-                self.counts.commits += 1
-                self.counts.changes += changes.count
-            }
+            queue.recordCommit(changes: changes.count)
         }
         // The sessions whose save lost (their row is at another version, or gone), and those
         // asked for, read back together.
         var lost: [Int] = []
         for (position, (change, count)) in zip(changes, counts).enumerated() {
-            if case .save = change.change, count == 0 { lost.append(position) }
+            if case .save(_, let pager, _, _) = change.change, pager.version > 1, count == 0 { lost.append(position) }
         }
         let wanted = Set(lost.map { changes[$0].change.id } + loads.map(\.id))
         var rows: [SessionID: StoredSession] = [:]
@@ -319,6 +315,11 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
             }
         }
         for (position, (change, _, completion)) in changes.enumerated() {
+            if case .save(_, let pager, _, _) = change, pager.version == 1, counts[position] == 0 {
+                completion?(
+                    .full("\(place) holds its limit of \(options.maxSessions) sessions", limit: options.maxSessions))
+                continue
+            }
             guard lost.contains(position), case .save(let id, let pager, _, _) = change else {
                 completion?(nil)
                 continue
@@ -381,12 +382,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     private func fail(_ batch: [Work], error: any Error) {
         let reason = "\(place): a commit failed: \(error)"
         options.log(reason)
-        let behind: [Work] = queueLock.withLock {
-            counts.failedCommits += 1
-            refusing = reason
-            defer { queue.removeAll() }
-            return queue
-        }
+        let behind = queue.refuse(reason)
         let failure = StoreError(reason)
         for work in batch + behind {
             switch work {
@@ -396,7 +392,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
             }
         }
         Thread.sleep(forTimeInterval: options.retryDelay)
-        queueLock.withLock { refusing = nil }
+        queue.endRefusal()
     }
 
     /// The statement that keeps `change` and announces it: a creation (version 1) is inserted
@@ -415,7 +411,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     name: "insert",
                     parameters: [
                         .text(id), .int(1), .bytes(StoredRecord.document(of: pager)), .bytes(position),
-                        .double(lastUsed),
+                        .double(lastUsed), .int(options.maxSessions),
                     ])
             }
             let header =
@@ -454,8 +450,12 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     public func listen(
         onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
     ) {
-        queueLock.withLock { listening = true }
-        let thread = Thread { self.listenLoop(onChange: onChange, onResynchronize: onResynchronize) }
+        let ended = DispatchSemaphore(value: 0)
+        listenerEnded = ended
+        let thread = Thread {
+            self.listenLoop(onChange: onChange, onResynchronize: onResynchronize)
+            ended.signal()
+        }
         thread.name = "pagerd-postgres-listen"
         thread.start()
     }
@@ -463,34 +463,30 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     private func listenLoop(
         onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
     ) {
-        var listener: PostgresConnection?
+        var listening: PostgresConnection?
         var lost = false
-        while !queueLock.withLock({ stopping }) {
+        while !queue.isClosing {
             do {
-                if listener == nil {
+                if listening == nil {
                     let made = try PostgresConnection(url: options.url, password: options.password)
                     try made.execute("LISTEN \(Self.channel)")
-                    listener = made
+                    listening = made
                     if lost {
                         options.warn("\(place): listening again; sessions watched here are brought up to date")
                         onResynchronize()
                     }
                 }
-                for payload in try listener?.notifications(timeout: 0.5) ?? [] {
+                for payload in try listening?.notifications(timeout: 0.5) ?? [] {
                     if let change = remoteChange(from: payload) { onChange(change) }
                 }
             } catch {
-                if !lost || listener != nil { options.log("\(place): listening for changes failed: \(error)") }
-                listener = nil
+                if !lost || listening != nil { options.log("\(place): listening for changes failed: \(error)") }
+                listening = nil
                 lost = true
                 Thread.sleep(forTimeInterval: options.retryDelay)
             }
         }
-        listener?.close()
-        queueLock.withLock {
-            listening = false
-            queueLock.broadcast()
-        }
+        listening?.close()
     }
 
     /// An announcement of another process as a change; nil for this process's own and for

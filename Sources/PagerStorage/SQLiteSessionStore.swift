@@ -5,8 +5,8 @@ public import PagerSessions
 /// The embedded store: sessions in one SQLite file, in WAL mode, written by one thread of its own
 /// with group commit.
 ///
-/// Threads: `submit` (called by the engine under a shard's lock) only appends to a queue under
-/// `queueLock`. The writer thread takes everything queued, encodes it, appends it to the journal
+/// Threads: `submit` (called by the engine under a shard's lock) only appends to a
+/// ``WriterQueue``. The writer thread takes everything queued, encodes it, appends it to the journal
 /// in one transaction, commits (synced per ``Synchronous``), and then reports each change, in
 /// order, by calling its completion; changes that arrive meanwhile wait for the next
 /// transaction, so one sync covers every change that was waiting. Every
@@ -19,8 +19,8 @@ public import PagerSessions
 /// has passed, and then tries again with the next submission: pagerd recovers by itself when the
 /// disk does.
 public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
-    // @unchecked: the queue state is guarded by `queueLock`; the database, the statements and
-    // `fold` belong to the writer thread once recovery is done.
+    // @unchecked: the queue guards its own state; the database, the statements and `fold`
+    // belong to the writer thread once recovery is done.
 
     /// How far SQLite syncs each commit.
     public enum Synchronous: String, Sendable, CaseIterable {
@@ -71,20 +71,13 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         var completion: (@Sendable (StoreError?) -> Void)?
     }
 
-    private let queueLock = NSCondition()
-    // Guarded by `queueLock`.
-    private var queue: [Pending] = []
-    private var refusing: String?
-    private var stopping = false
-    private var stopped = false
+    private let queue = WriterQueue<Pending>()
 
     // The writer thread's.
     private var fold = SessionFold()
     private var journalRecords = 0
 
-    public var statistics: StoreStatistics { queueLock.withLock { counts } }
-    // Guarded by `queueLock`.
-    private var counts = StoreStatistics()
+    public var statistics: StoreStatistics { queue.statistics }
 
     /// Opens the store at `options.path`: takes its lock, checks that the file is pagerd's (or
     /// new), and creates the schema if needed. The writer thread starts with the first
@@ -219,24 +212,13 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
-        queueLock.lock()
-        defer { queueLock.unlock() }
-        if stopping { throw StoreError("the store is closed") }
-        if let refusing { throw StoreError(refusing) }
-        queue.append(Pending(change: change, completion: completion))
-        if queue.count == 1 { queueLock.signal() }
+        try queue.add(Pending(change: change, completion: completion))
     }
 
     /// Commits what is queued, folds the journal into the table, stops the writer thread and
     /// closes the file, releasing its lock. Submissions after it are refused.
     public func close() {
-        queueLock.withLock {
-            stopping = true
-            queueLock.signal()
-        }
-        queueLock.withLock {
-            while !stopped { queueLock.wait() }
-        }
+        queue.close()
         database.close()
         lock.release()
     }
@@ -244,23 +226,13 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     // MARK: - The writer thread
 
     private func writeLoop() {
-        while true {
-            queueLock.lock()
-            while queue.isEmpty && !stopping { queueLock.wait() }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
-            let finishing = stopping && batch.isEmpty
-            queueLock.unlock()
-            if finishing { break }
+        while let batch = queue.next() {
             write(batch)
             if journalRecords >= options.checkpointRecords { checkpoint() }
         }
         checkpoint()
         insertRecord.reset()
-        queueLock.withLock {
-            stopped = true
-            queueLock.broadcast()
-        }
+        queue.end()
     }
 
     /// One transaction for `batch`; then every completion, in order.
@@ -287,10 +259,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
                 position: record.position, lastUsed: record.lastUsed)
         }
         journalRecords += records.count
-        queueLock.withLock {
-            counts.commits += 1
-            counts.changes += batch.count
-        }
+        queue.recordCommit(changes: batch.count)
         for pending in batch { pending.completion?(nil) }
     }
 
@@ -309,16 +278,11 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     private func fail(_ batch: [Pending], error: any Error) {
         let reason = "\(options.path): a commit failed: \(error)"
         options.log(reason)
-        let behind: [Pending] = queueLock.withLock {
-            counts.failedCommits += 1
-            refusing = reason
-            defer { queue.removeAll() }
-            return queue
-        }
+        let behind = queue.refuse(reason)
         let failure = StoreError(reason)
         for pending in batch + behind { pending.completion?(failure) }
         Thread.sleep(forTimeInterval: options.retryDelay)
-        queueLock.withLock { refusing = nil }
+        queue.endRefusal()
     }
 
     /// Folds the journal into the table: one write per session changed since the last

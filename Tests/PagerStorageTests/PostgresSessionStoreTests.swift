@@ -170,16 +170,69 @@ struct PostgresSessionStoreTests {
         two.close()
     }
 
+    @Test("the database holds at most maxSessions sessions, whoever creates them; deletions and expiry make room")
+    func sessionLimit() async throws {
+        let url = try Self.database()
+        let one = try PostgresSessionStore(options: .init(url: url, password: Self.password, maxSessions: 2))
+        let two = try PostgresSessionStore(options: .init(url: url, password: Self.password, maxSessions: 2))
+        let pager = try Self.pager(pages: 2)
+        #expect(try await Self.commit(one, .save(Self.id("a"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        #expect(try await Self.commit(two, .save(Self.id("b"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        let refused = try await Self.commit(one, .save(Self.id("c"), pager, lastUsed: 10, positionOnly: false))
+        #expect(refused?.sessionLimit == 2)
+        #expect(try await Self.load(two, Self.id("c")) == nil)
+        #expect(try await Self.commit(two, .delete(Self.id("a"))) == nil)
+        #expect(try await Self.commit(one, .save(Self.id("c"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        await withCheckedContinuation { done in one.expire(before: 20) { done.resume() } }
+        #expect(try await Self.commit(one, .save(Self.id("d"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        let admin = try PostgresConnection(url: url, password: Self.password)
+        var counted = 0
+        try admin.query("SELECT value FROM pagerd_counters WHERE name = 'sessions'") { row throws(PostgresError) in
+            counted = try row.int(0)
+        }
+        #expect(counted == 2)
+        one.close()
+        two.close()
+    }
+
+    @Test("a database of schema 1 is migrated forward: its sessions are counted")
+    func migration() async throws {
+        let url = try Self.database()
+        let admin = try PostgresConnection(url: url, password: Self.password)
+        try admin.execute(
+            """
+            CREATE TABLE pagerd_schema(version integer NOT NULL); INSERT INTO pagerd_schema VALUES (1);
+            CREATE TABLE pagerd_sessions(
+                id text PRIMARY KEY, version bigint NOT NULL, document bytea NOT NULL,
+                position bytea NOT NULL, last_used double precision NOT NULL);
+            """)
+        let pager = try Self.pager(pages: 2)
+        let document = StoredRecord.document(of: pager), position = StoredRecord.position(of: pager)
+        try admin.query(
+            "INSERT INTO pagerd_sessions VALUES ($1, 1, $2, $3, 5) RETURNING 1",
+            [.text(Self.id("old").rawValue), .bytes(document), .bytes(position)]
+        ) { _ throws(PostgresError) in }
+        let store = try Self.open(url)
+        #expect(try await Self.load(store, Self.id("old"))?.pager == pager)
+        var schema = 0, counted = 0
+        try admin.query("SELECT version::bigint FROM pagerd_schema") { row throws(PostgresError) in
+            schema = try row.int(0)
+        }
+        try admin.query("SELECT value FROM pagerd_counters") { row throws(PostgresError) in counted = try row.int(0) }
+        #expect(schema == 2 && counted == 1)
+        store.close()
+    }
+
     @Test("a database with a newer schema is refused; a wrong password is refused without being repeated")
     func refusals() throws {
         let url = try Self.database()
         try Self.open(url).close()
         let admin = try PostgresConnection(url: url, password: Self.password)
-        try admin.execute("UPDATE pagerd_schema SET version = 2")
+        try admin.execute("UPDATE pagerd_schema SET version = 3")
         #expect {
             try Self.open(url)
         } throws: { error in
-            (error as? StoreOpenError)?.kind == .corrupt && "\(error)".contains("schema 2")
+            (error as? StoreOpenError)?.kind == .corrupt && "\(error)".contains("schema 3")
         }
         let secret = "not-the-password-\(UUID().uuidString)"
         #expect {

@@ -6,8 +6,6 @@ Three instances on one new database, and nginx configured by deploy/nginx.conf w
 addresses and port replaced. Everything the fixture starts, it stops.
 """
 import json
-import os
-import re
 import signal
 import subprocess
 import threading
@@ -16,31 +14,12 @@ import uuid
 
 import pytest
 
-from support import ROOT, Pagerd
+from support import Pagerd, cluster_nginx_config
 from test_events import EventReader
 from test_postgres import PASSWORD, SERVER, psql
 from test_proxy import NGINX, free_port
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
-
-CONFIG = ROOT / "deploy" / "nginx.conf"
-
-
-def nginx_config(folder, port, upstreams):
-    """deploy/nginx.conf with the instances at `upstreams`, listening on `port`, its files in
-    `folder`, in the foreground."""
-    text = CONFIG.read_text()
-    servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstreams)
-    text, count = re.subn(r"(        server pagerd\d:8080;\n)+", servers, text)
-    assert count == 1
-    text, count = re.subn(r"listen 8080;", f"listen 127.0.0.1:{port};", text)
-    assert count == 1
-    text = text.replace("worker_processes auto;", "worker_processes 1;")
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    head = f"{user}daemon off;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
-    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    return head + text.replace("http {\n", "http {\n" + temp, 1)
-
 
 class Endpoint:
     """A client of any HTTP port, with the request helpers of a `Pagerd`."""
@@ -59,7 +38,7 @@ class Cluster:
                     "PAGERD_POSTGRES_PASSWORD": PASSWORD, "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"}
         self.instances = [Pagerd(self.env) for _ in range(3)]
         self.port = free_port()
-        (folder / "nginx.conf").write_text(nginx_config(folder, self.port, [i.port for i in self.instances]))
+        (folder / "nginx.conf").write_text(cluster_nginx_config(folder, self.port, [i.port for i in self.instances]))
         self.nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.proxy = Endpoint(self.port)
@@ -195,3 +174,17 @@ def test_kill_9_of_an_instance_under_load_loses_no_acknowledged_change(cluster):
         final = a.json("GET", f"/v1/sessions/{sid}")[2]["version"]
         assert max(versions) <= final
         assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == final
+
+
+def test_max_sessions_holds_across_instances(start_pagerd):
+    database = f"pagerd_cluster_{uuid.uuid4().hex[:8]}"
+    psql(f"CREATE DATABASE {database}")
+    env = {"PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": SERVER.replace("/pagerd?", f"/{database}?"),
+           "PAGERD_POSTGRES_PASSWORD": PASSWORD, "PAGERD_MAX_SESSIONS": "3"}
+    a, b = start_pagerd(env), start_pagerd(env)
+    made = [post(server, "/v1/sessions", {"template": "mall"}) for server in (a, b, a)]
+    assert [status for status, _, _ in made] == [201, 201, 201]
+    status, headers, problem = post(b, "/v1/sessions", {"template": "mall"})
+    assert (status, problem["code"], headers["retry-after"]) == (503, "at_capacity", "30")
+    assert b.request("DELETE", f"/v1/sessions/{made[0][2]['id']}")[0] == 204
+    assert post(b, "/v1/sessions", {"template": "mall"})[0] == 201
