@@ -136,7 +136,7 @@ public enum Pagerd {
             let storeLogger = Logger(label: "pagerd.storage")
             let options = PostgresSessionStore.Options(
                 url: configuration.postgresURL ?? "", password: configuration.postgresPassword,
-                maxSessions: configuration.maxSessions,
+                maxSessions: configuration.maxSessions, memoryBudgetBytes: configuration.memoryBudgetBytes,
                 log: { message in storeLogger.error("\(message)") },
                 warn: { message in storeLogger.warning("\(message)") })
             do {

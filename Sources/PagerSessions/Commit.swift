@@ -38,6 +38,7 @@ public final class Commit: Sendable {
         }
         guard let error else { return }
         if let limit = error.sessionLimit { throw .atCapacity(limit: limit) }
+        if let limit = error.byteLimit { throw .memoryBudgetExceeded(limit: limit) }
         throw error.conflict ? .staleCopy : .storageUnavailable(reason: error.reason)
     }
 }

@@ -167,6 +167,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var current: Pager?
     /// For a creation a shared store refused because it holds `sessionLimit` sessions.
     public var sessionLimit: Int?
+    /// For a change a shared store refused because its sessions' data would pass `byteLimit`.
+    public var byteLimit: Int?
 
     /// Creates an error.
     public init(_ reason: String) { self.reason = reason }
@@ -183,6 +185,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func full(_ reason: String, limit: Int) -> StoreError {
         var error = StoreError(reason)
         error.sessionLimit = limit
+        return error
+    }
+
+    /// A change refused because the store's sessions' data would pass its budget.
+    public static func overBudget(_ reason: String, limit: Int) -> StoreError {
+        var error = StoreError(reason)
+        error.byteLimit = limit
         return error
     }
 

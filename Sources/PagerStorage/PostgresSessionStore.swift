@@ -33,6 +33,8 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         public var password: String?
         /// The most sessions the database holds, whichever process made them.
         public var maxSessions: Int
+        /// The most session data (``Pager/storedBytes``) they hold together.
+        public var memoryBudgetBytes: Int
         /// How long submissions are refused after a failed commit, in seconds.
         public var retryDelay: Double
         /// Where the store reports failures it handled (a failed commit).
@@ -42,12 +44,14 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
 
         /// Creates options.
         public init(
-            url: String, password: String? = nil, maxSessions: Int = 100_000, retryDelay: Double = 0.25,
+            url: String, password: String? = nil, maxSessions: Int = 100_000, memoryBudgetBytes: Int = 1 << 40,
+            retryDelay: Double = 0.25,
             log: @escaping @Sendable (String) -> Void = { _ in }, warn: @escaping @Sendable (String) -> Void = { _ in }
         ) {
             self.url = url
             self.password = password
             self.maxSessions = maxSessions
+            self.memoryBudgetBytes = memoryBudgetBytes
             self.retryDelay = retryDelay
             self.log = log
             self.warn = warn
@@ -55,7 +59,8 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     }
 
     /// The schema this pagerd writes; a database with a newer one is refused. 1: the sessions;
-    /// 2: a count of them, kept with every creation and deletion, for the cluster's limit.
+    /// 2: each session's data size (``Pager/storedBytes``), and one row counting the sessions and
+    /// their data, kept with every change, for the limits of the whole cluster.
     static let schemaVersion = 2
     /// The advisory lock key under which a starting pagerd creates or migrates the schema: "PGRD".
     static let lockKey = 0x5047_5244
@@ -143,14 +148,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     INSERT INTO pagerd_schema(version) VALUES (1);
                     """)
             }
-            if version < 2 {
-                try connection.execute(
-                    """
-                    CREATE TABLE pagerd_counters(name text PRIMARY KEY, value bigint NOT NULL);
-                    INSERT INTO pagerd_counters(name, value) SELECT 'sessions', count(*) FROM pagerd_sessions;
-                    UPDATE pagerd_schema SET version = 2;
-                    """)
-            }
+            if version < 2 { try migrateToCounts(connection) }
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
@@ -158,28 +156,63 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         }
     }
 
+    /// Schema 2: each row's data size, read from its stored state, and the row of counts.
+    private static func migrateToCounts(_ connection: PostgresConnection) throws {
+        try connection.execute(
+            """
+            ALTER TABLE pagerd_sessions ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+            CREATE TABLE pagerd_counters(sessions bigint NOT NULL, bytes bigint NOT NULL);
+            """)
+        var sizes: [(String, Int)] = []
+        try connection.query("SELECT id, version, document, position, last_used FROM pagerd_sessions") {
+            row throws(PostgresError) in
+            let stored = try session(from: row)
+            sizes.append((stored.id.rawValue, stored.pager.storedBytes))
+        }
+        for (id, bytes) in sizes {
+            try connection.query("UPDATE pagerd_sessions SET bytes = $2 WHERE id = $1", [.text(id), .int(bytes)]) {
+                _ throws(PostgresError) in
+            }
+        }
+        try connection.execute(
+            """
+            INSERT INTO pagerd_counters(sessions, bytes) SELECT count(*), coalesce(sum(bytes), 0) FROM pagerd_sessions;
+            UPDATE pagerd_schema SET version = 2;
+            """)
+    }
+
     /// The statements a transaction is made of, prepared once per connection. Each answers one
     /// row when it changed the session (and then announces the change) and none when it did not.
     private static func prepareStatements(_ connection: PostgresConnection) throws(PostgresError) {
-        // Creations and deletions keep the count of sessions; a creation past the limit inserts
-        // nothing. A transaction that has either locks the count first (`count`), and then the
-        // sessions' rows in the order of their ids, so that no two transactions wait for each
-        // other in a circle.
-        try connection.prepare("count", "SELECT value FROM pagerd_counters WHERE name = 'sessions' FOR UPDATE")
+        // Creations, whole saves and deletions keep the counts; a creation past either limit, or
+        // a save that grows the data past the budget, changes nothing. A transaction that has
+        // any of them locks the counts first (`count`), and then the sessions' rows in the order
+        // of their ids, so that no two transactions wait for each other in a circle. A save
+        // reads the size it replaces from the row it locks, at the version it names.
+        try connection.prepare("count", "SELECT sessions, bytes FROM pagerd_counters FOR UPDATE")
         try connection.prepare(
             "insert",
             """
             WITH room AS (
-                UPDATE pagerd_counters SET value = value + 1 WHERE name = 'sessions' AND value < $6 RETURNING 1)
-            INSERT INTO pagerd_sessions(id, version, document, position, last_used)
-                SELECT $1::text, $2::bigint, $3::bytea, $4::bytea, $5::double precision FROM room RETURNING 1
+                UPDATE pagerd_counters SET sessions = sessions + 1, bytes = bytes + $7
+                    WHERE sessions < $6 AND bytes + $7 <= $8 RETURNING 1)
+            INSERT INTO pagerd_sessions(id, version, document, position, last_used, bytes)
+                SELECT $1::text, $2::bigint, $3::bytea, $4::bytea, $5::double precision, $7::bigint FROM room
+                RETURNING 1
             """)
         try connection.prepare(
             "save",
             """
-            WITH kept AS (
-                UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
-                    last_used = greatest(last_used, $5) WHERE id = $1 AND version = $2 - 1 RETURNING 1)
+            WITH old AS (SELECT bytes FROM pagerd_sessions WHERE id = $1 AND version = $2 - 1 FOR UPDATE),
+                room AS (
+                    UPDATE pagerd_counters SET bytes = bytes + $7 - (SELECT bytes FROM old)
+                        WHERE EXISTS (SELECT 1 FROM old)
+                            AND ($7 <= (SELECT bytes FROM old) OR bytes + $7 - (SELECT bytes FROM old) <= $8)
+                        RETURNING 1),
+                kept AS (
+                    UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
+                        last_used = greatest(last_used, $5), bytes = $7
+                        WHERE id = $1 AND version = $2 - 1 AND EXISTS (SELECT 1 FROM room) RETURNING 1)
             SELECT pg_notify('\(channel)', $6) FROM kept
             """)
         try connection.prepare(
@@ -193,9 +226,10 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         try connection.prepare(
             "delete",
             """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING 1),
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING bytes),
                 counted AS (
-                    UPDATE pagerd_counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'sessions')
+                    UPDATE pagerd_counters SET sessions = sessions - (SELECT count(*) FROM gone),
+                        bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
             SELECT pg_notify('\(channel)', $2) FROM gone
             """)
         try connection.prepare(
@@ -206,9 +240,10 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         try connection.prepare(
             "expire",
             """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id),
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id, bytes),
                 counted AS (
-                    UPDATE pagerd_counters SET value = value - (SELECT count(*) FROM gone) WHERE name = 'sessions')
+                    UPDATE pagerd_counters SET sessions = sessions - (SELECT count(*) FROM gone),
+                        bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
             SELECT pg_notify('\(channel)', $2 || ' D ' || id || ' 0 deleted idle') FROM gone
             """)
     }
@@ -277,9 +312,9 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
             let (a, b) = (changes[$0].change.id.rawValue, changes[$1].change.id.rawValue)
             return a == b ? $0 < $1 : a < b
         }
-        let countsSessions = changes.contains { change in
+        let movesCounts = changes.contains { change in
             switch change.change {
-            case .save(_, let pager, _, _): pager.version == 1
+            case .save(_, let pager, _, let positionOnly): pager.version == 1 || !positionOnly
             case .delete: true
             case .touch: false
             }
@@ -289,8 +324,8 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
             if !connection.isOpen { try reconnect() }
             if !changes.isEmpty {
                 var statements = order.map { statement(for: changes[$0].change, changes[$0].announcement) }
-                if countsSessions { statements.insert(.init(name: "count", parameters: []), at: 0) }
-                let answered = try connection.transaction(statements).dropFirst(countsSessions ? 1 : 0)
+                if movesCounts { statements.insert(.init(name: "count", parameters: []), at: 0) }
+                let answered = try connection.transaction(statements).dropFirst(movesCounts ? 1 : 0)
                 for (position, count) in zip(order, answered) { counts[position] = count }
             }
         } catch {
@@ -314,14 +349,30 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                 readFailure = StoreError("\(place): cannot read sessions: \(error)")
             }
         }
+        let refusedCreation = changes.indices.contains { position in
+            guard case .save(_, let pager, _, _) = changes[position].change else { return false }
+            return pager.version == 1 && counts[position] == 0
+        }
+        let sessionsCounted = refusedCreation ? (try? countedSessions()) ?? 0 : 0
+        let overBudget = StoreError.overBudget(
+            "\(place) holds its budget of \(options.memoryBudgetBytes) bytes of session data",
+            limit: options.memoryBudgetBytes)
         for (position, (change, _, completion)) in changes.enumerated() {
             if case .save(_, let pager, _, _) = change, pager.version == 1, counts[position] == 0 {
                 completion?(
-                    .full("\(place) holds its limit of \(options.maxSessions) sessions", limit: options.maxSessions))
+                    sessionsCounted >= options.maxSessions
+                        ? .full(
+                            "\(place) holds its limit of \(options.maxSessions) sessions", limit: options.maxSessions)
+                        : overBudget)
                 continue
             }
             guard lost.contains(position), case .save(let id, let pager, _, _) = change else {
                 completion?(nil)
+                continue
+            }
+            // The row is still at the version the save replaces: the budget refused it.
+            if readFailure == nil, rows[id]?.pager.version == pager.version - 1 {
+                completion?(overBudget)
                 continue
             }
             completion?(
@@ -333,6 +384,15 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         for (id, completion) in loads {
             if let readFailure { completion(.failure(readFailure)) } else { completion(.success(rows[id])) }
         }
+    }
+
+    /// The number of sessions the counts hold.
+    private func countedSessions() throws -> Int {
+        var sessions = 0
+        try connection.query("SELECT sessions FROM pagerd_counters") { row throws(PostgresError) in
+            sessions = try row.int(0)
+        }
+        return sessions
     }
 
     /// The stored sessions among `ids`.
@@ -364,7 +424,10 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     private func expire(before cutoff: Double) {
         do {
             if !connection.isOpen { try reconnect() }
-            _ = try connection.transaction([.init(name: "expire", parameters: [.double(cutoff), .text(instance)])])
+            _ = try connection.transaction([
+                .init(name: "count", parameters: []),
+                .init(name: "expire", parameters: [.double(cutoff), .text(instance)]),
+            ])
         } catch {
             options.log("\(place): expiring idle sessions failed and will be tried again: \(error)")
         }
@@ -411,7 +474,8 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     name: "insert",
                     parameters: [
                         .text(id), .int(1), .bytes(StoredRecord.document(of: pager)), .bytes(position),
-                        .double(lastUsed), .int(options.maxSessions),
+                        .double(lastUsed), .int(options.maxSessions), .int(pager.storedBytes),
+                        .int(options.memoryBudgetBytes),
                     ])
             }
             let header =
@@ -432,7 +496,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                 name: "save",
                 parameters: [
                     .text(id), .int(pager.version), .bytes(document), .bytes(position), .double(lastUsed),
-                    .text(payload),
+                    .text(payload), .int(pager.storedBytes), .int(options.memoryBudgetBytes),
                 ])
         case .delete:
             return .init(

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import PagerModel
 import PagerSessions
 import Testing
@@ -187,10 +188,39 @@ struct PostgresSessionStoreTests {
         #expect(try await Self.commit(one, .save(Self.id("d"), pager, lastUsed: 30, positionOnly: false)) == nil)
         let admin = try PostgresConnection(url: url, password: Self.password)
         var counted = 0
-        try admin.query("SELECT value FROM pagerd_counters WHERE name = 'sessions'") { row throws(PostgresError) in
-            counted = try row.int(0)
+        try admin.query("SELECT sessions FROM pagerd_counters") { row throws(PostgresError) in counted = try row.int(0)
         }
         #expect(counted == 2)
+        one.close()
+        two.close()
+    }
+
+    @Test("the sessions' data stays within memoryBudgetBytes, whoever changes it: growth past it is refused")
+    func dataBudget() async throws {
+        let url = try Self.database()
+        let small = try Self.pager(pages: 2)
+        let budget = small.storedBytes * 2 + 100
+        let one = try PostgresSessionStore(options: .init(url: url, password: Self.password, memoryBudgetBytes: budget))
+        let two = try PostgresSessionStore(options: .init(url: url, password: Self.password, memoryBudgetBytes: budget))
+        #expect(try await Self.commit(one, .save(Self.id("a"), small, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await Self.commit(two, .save(Self.id("b"), small, lastUsed: 1, positionOnly: false)) == nil)
+        // A third session does not fit; neither does a page that grows a session past the budget.
+        let third = try await Self.commit(one, .save(Self.id("c"), small, lastUsed: 1, positionOnly: false))
+        #expect(third?.byteLimit == budget && third?.sessionLimit == nil)
+        let page = Page(id: "big", title: "Big", content: ["text": .string(String(repeating: "x", count: 500))])
+        let grown = try small.applying(.insert(page, at: nil)).pager
+        let growth = try await Self.commit(two, .save(Self.id("a"), grown, lastUsed: 2, positionOnly: false))
+        #expect(growth?.byteLimit == budget && growth?.conflict == false)
+        #expect(try await Self.load(one, Self.id("a"))?.pager == small)
+        // Shrinking is always kept, and makes room.
+        let shrunk = try small.applying(.remove(pageID: "p1")).pager
+        #expect(try await Self.commit(one, .save(Self.id("a"), shrunk, lastUsed: 3, positionOnly: false)) == nil)
+        #expect(try await Self.commit(one, .delete(Self.id("b"))) == nil)
+        #expect(try await Self.commit(two, .save(Self.id("c"), small, lastUsed: 4, positionOnly: false)) == nil)
+        var bytes = 0
+        let admin = try PostgresConnection(url: url, password: Self.password)
+        try admin.query("SELECT bytes FROM pagerd_counters") { row throws(PostgresError) in bytes = try row.int(0) }
+        #expect(bytes == shrunk.storedBytes + small.storedBytes)
         one.close()
         two.close()
     }
@@ -218,8 +248,12 @@ struct PostgresSessionStoreTests {
         try admin.query("SELECT version::bigint FROM pagerd_schema") { row throws(PostgresError) in
             schema = try row.int(0)
         }
-        try admin.query("SELECT value FROM pagerd_counters") { row throws(PostgresError) in counted = try row.int(0) }
-        #expect(schema == 2 && counted == 1)
+        var bytes = 0
+        try admin.query("SELECT sessions, bytes FROM pagerd_counters") { row throws(PostgresError) in
+            counted = try row.int(0)
+            bytes = try row.int(1)
+        }
+        #expect(schema == 2 && counted == 1 && bytes == pager.storedBytes)
         store.close()
     }
 
