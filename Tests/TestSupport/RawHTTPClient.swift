@@ -24,12 +24,15 @@ public struct RawHTTPResponse: Sendable {
 public enum RawHTTPError: Error, CustomStringConvertible {
     case connectFailed(Int32)
     case closed
+    /// No byte arrived within the connection's read timeout.
+    case timedOut
     case malformed(String)
 
     public var description: String {
         switch self {
         case .connectFailed(let code): "connect failed: errno \(code)"
         case .closed: "the server closed the connection"
+        case .timedOut: "no answer within the read timeout"
         case .malformed(let what): "malformed response: \(what)"
         }
     }
@@ -169,6 +172,7 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     private func fill() throws {
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw RawHTTPError.timedOut }
         if n <= 0 { throw RawHTTPError.closed }
         pending += buffer[0..<n]
     }
