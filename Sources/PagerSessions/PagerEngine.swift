@@ -352,7 +352,8 @@ public actor PagerEngine {
             remove(id)
             return nil
         }
-        let commit = try submit(.delete(id), announcing: ChangeAnnouncement(kind: .deleted, cause: .request)) {
+        let change = SessionChange.delete(id, version: session.pager.version)
+        let commit = try submit(change, announcing: ChangeAnnouncement(kind: .deleted, cause: .request)) {
             engine, error in engine.settleDelete(id, error: error)
         }
         session.deleting = true
@@ -429,6 +430,7 @@ public actor PagerEngine {
         guard let session = sessions[id] else { return }
         session.inFlight -= 1
         session.deleting = false
+        if let error, error.conflict { return refresh(session, to: error.current) }
         if error == nil { remove(id) } else { rollBack(session) }
     }
 

@@ -128,8 +128,10 @@ public enum SessionChange: Sendable {
     /// only the index, the transition and the version differ from the previous state saved, so
     /// a store may write just those.
     case save(SessionID, Pager, lastUsed: Double, positionOnly: Bool)
-    /// The session is gone.
-    case delete(SessionID)
+    /// The session is gone. With `version`, only when it is at that version: a shared store then
+    /// answers a conflict when another process changed it first (and so `If-Match` holds there
+    /// too); one process's own store deletes it whatever its version.
+    case delete(SessionID, version: Int? = nil)
     /// The session was used at `lastUsed` without a change; kept so that a restart does not
     /// expire a session that was only read. Nobody waits for it.
     case touch(SessionID, lastUsed: Double)
@@ -137,7 +139,7 @@ public enum SessionChange: Sendable {
     /// The session it concerns.
     public var id: SessionID {
         switch self {
-        case .save(let id, _, _, _), .delete(let id), .touch(let id, _): id
+        case .save(let id, _, _, _), .delete(let id, _), .touch(let id, _): id
         }
     }
 }

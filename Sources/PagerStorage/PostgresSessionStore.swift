@@ -226,7 +226,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         try connection.prepare(
             "delete",
             """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 RETURNING bytes),
+            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 AND ($3 < 0 OR version = $3) RETURNING bytes),
                 counted AS (
                     UPDATE pagerd_counters SET sessions = sessions - (SELECT count(*) FROM gone),
                         bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
@@ -338,8 +338,12 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         // The sessions whose save lost (their row is at another version, or gone), and those
         // asked for, read back together.
         var lost: [Int] = []
-        for (position, (change, count)) in zip(changes, counts).enumerated() {
-            if case .save(_, let pager, _, _) = change.change, pager.version > 1, count == 0 { lost.append(position) }
+        for (position, (change, count)) in zip(changes, counts).enumerated() where count == 0 {
+            switch change.change {
+            case .save(_, let pager, _, _) where pager.version > 1: lost.append(position)
+            case .delete(_, let version?) where version > 0: lost.append(position)
+            default: break
+            }
         }
         let wanted = Set(lost.map { changes[$0].change.id } + loads.map(\.id))
         var rows: [SessionID: StoredSession] = [:]
@@ -364,6 +368,19 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                         ? .full(
                             "\(place) holds its limit of \(options.maxSessions) sessions", limit: options.maxSessions)
                         : overBudget)
+                continue
+            }
+            if lost.contains(position), case .delete(let id, let version?) = change {
+                // Gone already is gone; at another version, the delete lost to that change.
+                if readFailure == nil, rows[id] == nil {
+                    completion?(nil)
+                } else {
+                    completion?(
+                        readFailure
+                            ?? .conflict(
+                                "\(place): session \(id) is not at version \(version) in the database",
+                                current: rows[id]?.pager))
+                }
                 continue
             }
             guard lost.contains(position), case .save(let id, let pager, _, _) = change else {
@@ -498,9 +515,10 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     .text(id), .int(pager.version), .bytes(document), .bytes(position), .double(lastUsed),
                     .text(payload), .int(pager.storedBytes), .int(options.memoryBudgetBytes),
                 ])
-        case .delete:
+        case .delete(_, let version):
             return .init(
-                name: "delete", parameters: [.text(id), .text("\(instance) D \(id) 0 deleted \(cause.rawValue)")])
+                name: "delete",
+                parameters: [.text(id), .text("\(instance) D \(id) 0 deleted \(cause.rawValue)"), .int(version ?? -1)])
         case .touch(_, let lastUsed):
             return .init(name: "touch", parameters: [.text(id), .double(lastUsed)])
         }

@@ -176,7 +176,7 @@ struct EngineStoreTests {
         #expect(await engines.evictExpired() == 0)
         store.answerAll()
         #expect(await engines.evictExpired() == 1)
-        guard case .delete(let deleted) = store.submitted.last else {
+        guard case .delete(let deleted, _) = store.submitted.last else {
             Issue.record("expected a delete, got \(store.submitted)")
             return
         }

@@ -119,6 +119,11 @@ struct PostgresSessionStoreTests {
         #expect(stale?.reason.contains("is not at version 1") == true)
         #expect(stale?.conflict == true && stale?.current == next)
         #expect(try await Self.commit(store, .save(Self.id("b"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        // A delete naming a version the row is not at loses too; at its version, or gone, it is kept.
+        let staleDelete = try await Self.commit(store, .delete(Self.id("a"), version: 1))
+        #expect(staleDelete?.conflict == true && staleDelete?.current == next)
+        #expect(try await Self.commit(store, .delete(Self.id("a"), version: 2)) == nil)
+        #expect(try await Self.commit(store, .delete(Self.id("a"), version: 2)) == nil)
         // A save of a session that is gone conflicts with nothing to take instead.
         #expect(try await Self.commit(store, .delete(Self.id("b"))) == nil)
         let gone = try await Self.commit(store, .save(Self.id("b"), next, lastUsed: 3, positionOnly: true))

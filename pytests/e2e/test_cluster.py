@@ -188,3 +188,14 @@ def test_max_sessions_holds_across_instances(start_pagerd):
     assert (status, problem["code"], headers["retry-after"]) == (503, "at_capacity", "30")
     assert b.request("DELETE", f"/v1/sessions/{made[0][2]['id']}")[0] == 204
     assert post(b, "/v1/sessions", {"template": "mall"})[0] == 201
+
+
+def test_a_delete_with_if_match_holds_across_instances(cluster):
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 1  # c holds a copy at 1
+    assert post(b, f"/v1/sessions/{sid}/next")[2]["version"] == 2
+    status, _, problem = c.json("DELETE", f"/v1/sessions/{sid}", headers={"If-Match": '"1"'})
+    assert (status, problem["code"]) == (412, "version_mismatch")
+    assert a.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 2
+    assert c.request("DELETE", f"/v1/sessions/{sid}", headers={"If-Match": '"2"'})[0] == 204

@@ -148,3 +148,8 @@ def test_a_restart_of_postgresql_fails_changes_meanwhile_and_then_recovers(start
         time.sleep(0.3)
     assert body["version"] == before["version"] + 1
     assert read(server, sid)["version"] == body["version"]
+    # The listening connection went with the restart: pagerd listens again and says so.
+    deadline = time.monotonic() + 10
+    while not any("listening again" in line for line in server.log):
+        assert time.monotonic() < deadline, server.log
+        time.sleep(0.1)
