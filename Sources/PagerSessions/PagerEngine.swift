@@ -505,6 +505,21 @@ public actor PagerEngine {
     /// have missed changes made elsewhere (a shared store's notifications were interrupted).
     public var watchedSessions: [SessionID] { Array(watched.keys) }
 
+    /// Drops up to `limit` copies of shared sessions that no event stream holds and no change of
+    /// this engine waits on, least recently used first, so that after missed notifications they
+    /// are loaded again when next asked for instead of being served stale. Nobody is told: the
+    /// sessions go on in the store. Answers how many were dropped.
+    public func dropUnwatchedCopies(limit: Int = evictionBatch) -> Int {
+        var dropped: [SessionID] = []
+        var next = idleOrder.oldest
+        while dropped.count < limit, let session = next {
+            next = session.newer
+            if session.inFlight == 0, !session.deleting { dropped.append(session.id) }
+        }
+        for id in dropped { remove(id, announce: false) }
+        return dropped.count
+    }
+
     private func absorb(_ session: Session, _ pager: Pager, kind: SessionEventKind, cause: EventCause) {
         guard pager.version > (session.durable?.version ?? 0) else { return }
         session.durable = pager

@@ -164,11 +164,13 @@ public final class PagerEngines: Sendable {
         Task { _ = try? await self.load(id) }
     }
 
-    /// Brings every session an event stream holds up to date from a shared store, after its
-    /// notifications were interrupted: each stream whose session moved on gets `state`.
+    /// After a shared store's notifications were interrupted: every session an event stream
+    /// holds is brought up to date (each stream whose session moved on gets `state`), and the
+    /// other copies are dropped, a batch per turn on each shard, to be loaded again when asked for.
     public func resynchronize() {
         for shard in shards {
             for id in shard.immediately({ $0.watchedSessions }) { Task { _ = try? await self.load(id) } }
+            while shard.immediately({ $0.dropUnwatchedCopies() }) > 0 {}
         }
     }
 

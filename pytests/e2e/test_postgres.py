@@ -153,3 +153,6 @@ def test_a_restart_of_postgresql_fails_changes_meanwhile_and_then_recovers(start
     while not any("listening again" in line for line in server.log):
         assert time.monotonic() < deadline, server.log
         time.sleep(0.1)
+    # Copies nobody watches were dropped then; the session loads again, as committed.
+    assert read(server, sid)["version"] == body["version"]
+    assert mutate(server, sid, "next")["version"] == body["version"] + 1
