@@ -455,23 +455,19 @@ public actor PagerEngine {
 
     /// Takes in a session loaded from a shared store because a request named it and this engine
     /// did not hold it (or held an older copy). It counts against the limits but is never refused
-    /// by them. Answers whether the engine holds it now.
-    @discardableResult
-    public func adopt(_ stored: StoredSession) -> Bool {
+    /// by them. It is used now (a request asked for it); the store's record of its last use is
+    /// as old as the store says, so the request's use is recorded as soon as it is due.
+    public func adopt(_ stored: StoredSession) {
         let now = clock.now()
         if let session = sessions[stored.id] {
-            absorb(session, stored.pager, kind: .state, cause: .request)
-            return true
+            return absorb(session, stored.pager, kind: .state, cause: .request)
         }
-        let lastUsed = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
-        let session = Session(
-            id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: max(lastUsed, now - 1))
-        session.storedUse = now
+        let session = Session(id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now)
+        session.storedUse = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
         sessions[stored.id] = session
         idleOrder.append(session)
         schedule(session)
         accounts.admit(bytes: stored.pager.storedBytes)
-        return true
     }
 
     /// A change another process made to a shared session, as its notification tells it. A

@@ -150,7 +150,9 @@ public final class PagerEngines: Sendable {
         }
         switch result {
         case .success(nil): return false
-        case .success(let stored?): return shard(for: id).immediately { $0.adopt(stored) }
+        case .success(let stored?):
+            shard(for: id).immediately { $0.adopt(stored) }
+            return true
         case .failure(let error): throw .storageUnavailable(reason: error.reason)
         }
     }

@@ -14,12 +14,9 @@ public protocol SessionStore: Sendable {
     /// Queues `change`. It is called with the session's shard held, so it never blocks on the
     /// disk; it throws when the store refuses changes (after a failure, or when stopped).
     /// `completion` runs once, on the store's own thread, with nil when the change is durable or
-    /// the reason it is not.
-    func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError)
-
-    /// Queues `change` as ``submit(_:completion:)`` does; a shared store also tells the other
-    /// processes holding the session what the change was (`announcement`), so that their
-    /// subscribers get the same event.
+    /// the reason it is not. A shared store also tells the other processes holding the session
+    /// what the change was (`announcement`), so that their subscribers get the same event; a
+    /// store of one process's own sessions has nobody to tell.
     func submit(
         _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
         completion: (@Sendable (StoreError?) -> Void)?
@@ -44,12 +41,9 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
-    /// A store of one process's own sessions has nobody to announce changes to.
-    public func submit(
-        _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
-        completion: (@Sendable (StoreError?) -> Void)?
-    ) throws(StoreError) {
-        try submit(change, completion: completion)
+    /// Queues `change` with nothing to announce.
+    public func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
+        try submit(change, announcing: nil, completion: completion)
     }
 
     /// A store of one process's own sessions.

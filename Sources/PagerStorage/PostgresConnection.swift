@@ -255,40 +255,37 @@ final class PostgresConnection {
             UnsafePointer<Int32>?
         ) -> T
     ) -> T {
+        // Every value is copied once, into one buffer; text values end with a NUL.
+        var storage: [UInt8] = []
+        var offsets: [Int] = []
         var types: [Oid] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
-        var buffers: [UnsafeMutableRawPointer?] = []
-        defer { for buffer in buffers { free(buffer) } }
         for parameter in parameters {
-            let bytes: [UInt8]
+            offsets.append(storage.count)
+            let start = storage.count
             switch parameter {
-            case .text(let text):
-                bytes = Array(text.utf8) + [0]
-                types.append(0)
-                formats.append(0)
-            case .int(let value):
-                bytes = Array(String(value).utf8) + [0]
-                types.append(0)
-                formats.append(0)
-            case .double(let value):
-                bytes = Array("\(value)".utf8) + [0]
-                types.append(0)
-                formats.append(0)
-            case .bytes(let data):
-                bytes = data
+            case .text(let text): storage += text.utf8
+            case .int(let value): storage += String(value).utf8
+            case .double(let value): storage += "\(value)".utf8
+            case .bytes(let data): storage += data
+            }
+            lengths.append(Int32(storage.count - start))
+            if case .bytes = parameter {
                 types.append(17)
                 formats.append(1)
+            } else {
+                storage.append(0)
+                types.append(0)
+                formats.append(0)
             }
-            let buffer = malloc(max(1, bytes.count))
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { buffer?.copyMemory(from: base, byteCount: bytes.count) }
-            }
-            buffers.append(buffer)
-            lengths.append(Int32(bytes.count))
         }
-        let values = buffers.map { UnsafePointer($0?.assumingMemoryBound(to: CChar.self)) }
-        return body(Int32(parameters.count), types, values, lengths, formats)
+        return storage.withUnsafeBytes { buffer in
+            let values = offsets.map { offset in
+                buffer.baseAddress.map { UnsafePointer(($0 + offset).assumingMemoryBound(to: CChar.self)) }
+            }
+            return body(Int32(parameters.count), types, values, lengths, formats)
+        }
     }
 
     /// Calls `body` with a null-terminated array of C strings for `strings`.

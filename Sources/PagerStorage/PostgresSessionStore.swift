@@ -254,10 +254,6 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// (``load(_:completion:)``), not all at start.
     public func recover() throws(StoreError) -> [StoredSession] { [] }
 
-    public func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
-        try submit(change, announcing: nil, completion: completion)
-    }
-
     public func submit(
         _ change: SessionChange, announcing announcement: ChangeAnnouncement?,
         completion: (@Sendable (StoreError?) -> Void)?
@@ -337,11 +333,11 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         }
         // The sessions whose save lost (their row is at another version, or gone), and those
         // asked for, read back together.
-        var lost: [Int] = []
+        var lost = Set<Int>()
         for (position, (change, count)) in zip(changes, counts).enumerated() where count == 0 {
             switch change.change {
-            case .save(_, let pager, _, _) where pager.version > 1: lost.append(position)
-            case .delete(_, let version?) where version > 0: lost.append(position)
+            case .save(_, let pager, _, _) where pager.version > 1: lost.insert(position)
+            case .delete(_, let version?) where version > 0: lost.insert(position)
             default: break
             }
         }

@@ -211,7 +211,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         return sessions
     }
 
-    public func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
+    public func submit(
+        _ change: SessionChange, announcing _: ChangeAnnouncement?, completion: (@Sendable (StoreError?) -> Void)?
+    ) throws(StoreError) {
         try queue.add(Pending(change: change, completion: completion))
     }
 

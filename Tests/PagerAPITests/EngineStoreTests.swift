@@ -19,7 +19,9 @@ final class HandStore: SessionStore, @unchecked Sendable {
 
     var statistics: StoreStatistics { StoreStatistics() }
 
-    func submit(_ change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?) throws(StoreError) {
+    func submit(
+        _ change: SessionChange, announcing _: ChangeAnnouncement?, completion: (@Sendable (StoreError?) -> Void)?
+    ) throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
         if let refusal { throw refusal }

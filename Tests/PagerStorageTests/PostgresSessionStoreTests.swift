@@ -47,17 +47,6 @@ struct PostgresSessionStoreTests {
         }
     }
 
-    /// Submits `change` and waits for the store's answer.
-    static func commit(_ store: PostgresSessionStore, _ change: SessionChange) async throws -> StoreError? {
-        try await withCheckedThrowingContinuation { continuation in
-            do {
-                try store.submit(change) { error in continuation.resume(returning: error) }
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-    }
-
     @Test("committed creations, moves, whole saves, touches and deletes load back after reopening")
     func recovery() async throws {
         let url = try Self.database()
@@ -66,13 +55,13 @@ struct PostgresSessionStoreTests {
         let moved = try one.applying(.next).pager
         let changed = try moved.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
         let two = try Self.pager(pages: 2)
-        #expect(try await Self.commit(store, .save(Self.id("one"), one, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("two"), two, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("gone"), two, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("one"), moved, lastUsed: 150, positionOnly: true)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("one"), changed, lastUsed: 160, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .touch(Self.id("two"), lastUsed: 175.5)) == nil)
-        #expect(try await Self.commit(store, .delete(Self.id("gone"))) == nil)
+        #expect(try await commit(store, .save(Self.id("one"), one, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("two"), two, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("gone"), two, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("one"), moved, lastUsed: 150, positionOnly: true)) == nil)
+        #expect(try await commit(store, .save(Self.id("one"), changed, lastUsed: 160, positionOnly: false)) == nil)
+        #expect(try await commit(store, .touch(Self.id("two"), lastUsed: 175.5)) == nil)
+        #expect(try await commit(store, .delete(Self.id("gone"))) == nil)
         #expect(store.statistics.commits >= 1 && store.statistics.changes == 7)
         store.close()
         store = try Self.open(url)
@@ -112,21 +101,21 @@ struct PostgresSessionStoreTests {
         let store = try Self.open(url)
         let pager = try Self.pager(pages: 3)
         let next = try pager.applying(.next).pager
-        #expect(try await Self.commit(store, .save(Self.id("a"), pager, lastUsed: 1, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("a"), next, lastUsed: 2, positionOnly: true)) == nil)
+        #expect(try await commit(store, .save(Self.id("a"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("a"), next, lastUsed: 2, positionOnly: true)) == nil)
         // Version 2 again: the row is at 2, not 1.
-        let stale = try await Self.commit(store, .save(Self.id("a"), next, lastUsed: 3, positionOnly: true))
+        let stale = try await commit(store, .save(Self.id("a"), next, lastUsed: 3, positionOnly: true))
         #expect(stale?.reason.contains("is not at version 1") == true)
         #expect(stale?.conflict == true && stale?.current == next)
-        #expect(try await Self.commit(store, .save(Self.id("b"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("b"), pager, lastUsed: 1, positionOnly: false)) == nil)
         // A delete naming a version the row is not at loses too; at its version, or gone, it is kept.
-        let staleDelete = try await Self.commit(store, .delete(Self.id("a"), version: 1))
+        let staleDelete = try await commit(store, .delete(Self.id("a"), version: 1))
         #expect(staleDelete?.conflict == true && staleDelete?.current == next)
-        #expect(try await Self.commit(store, .delete(Self.id("a"), version: 2)) == nil)
-        #expect(try await Self.commit(store, .delete(Self.id("a"), version: 2)) == nil)
+        #expect(try await commit(store, .delete(Self.id("a"), version: 2)) == nil)
+        #expect(try await commit(store, .delete(Self.id("a"), version: 2)) == nil)
         // A save of a session that is gone conflicts with nothing to take instead.
-        #expect(try await Self.commit(store, .delete(Self.id("b"))) == nil)
-        let gone = try await Self.commit(store, .save(Self.id("b"), next, lastUsed: 3, positionOnly: true))
+        #expect(try await commit(store, .delete(Self.id("b"))) == nil)
+        let gone = try await commit(store, .save(Self.id("b"), next, lastUsed: 3, positionOnly: true))
         #expect(gone?.conflict == true && gone?.current == nil)
         store.close()
     }
@@ -142,7 +131,7 @@ struct PostgresSessionStoreTests {
         let next = try pager.applying(.next).pager
         let patched = try next.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
         let moved = ChangeAnnouncement(kind: .pageChanged, cause: .request)
-        #expect(try await Self.commit(one, .save(Self.id("s"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("s"), pager, lastUsed: 1, positionOnly: false)) == nil)
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             do {
                 try one.submit(.save(Self.id("s"), next, lastUsed: 2, positionOnly: true), announcing: moved) { _ in
@@ -151,8 +140,8 @@ struct PostgresSessionStoreTests {
             } catch { done.resume(throwing: error) }
         }
         #expect(
-            try await Self.commit(two, .save(Self.id("s"), patched, lastUsed: 3, positionOnly: false)) == nil)
-        #expect(try await Self.commit(one, .delete(Self.id("s"))) == nil)
+            try await commit(two, .save(Self.id("s"), patched, lastUsed: 3, positionOnly: false)) == nil)
+        #expect(try await commit(one, .delete(Self.id("s"))) == nil)
         for _ in 0..<100 where heard.changes.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
         let changes = heard.changes
         // `two` heard `one`'s move (laid on the version before) and delete, and not its own save.
@@ -167,8 +156,8 @@ struct PostgresSessionStoreTests {
             return
         }
         // Expiry deletes by last use and announces it.
-        #expect(try await Self.commit(one, .save(Self.id("old"), pager, lastUsed: 10, positionOnly: false)) == nil)
-        #expect(try await Self.commit(one, .save(Self.id("new"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("old"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("new"), pager, lastUsed: 30, positionOnly: false)) == nil)
         await withCheckedContinuation { done in one.expire(before: 20) { done.resume() } }
         let old = try await Self.load(two, Self.id("old")), new = try await Self.load(two, Self.id("new"))
         #expect(old == nil && new != nil)
@@ -182,15 +171,15 @@ struct PostgresSessionStoreTests {
         let one = try PostgresSessionStore(options: .init(url: url, password: Self.password, maxSessions: 2))
         let two = try PostgresSessionStore(options: .init(url: url, password: Self.password, maxSessions: 2))
         let pager = try Self.pager(pages: 2)
-        #expect(try await Self.commit(one, .save(Self.id("a"), pager, lastUsed: 10, positionOnly: false)) == nil)
-        #expect(try await Self.commit(two, .save(Self.id("b"), pager, lastUsed: 10, positionOnly: false)) == nil)
-        let refused = try await Self.commit(one, .save(Self.id("c"), pager, lastUsed: 10, positionOnly: false))
+        #expect(try await commit(one, .save(Self.id("a"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        #expect(try await commit(two, .save(Self.id("b"), pager, lastUsed: 10, positionOnly: false)) == nil)
+        let refused = try await commit(one, .save(Self.id("c"), pager, lastUsed: 10, positionOnly: false))
         #expect(refused?.sessionLimit == 2)
         #expect(try await Self.load(two, Self.id("c")) == nil)
-        #expect(try await Self.commit(two, .delete(Self.id("a"))) == nil)
-        #expect(try await Self.commit(one, .save(Self.id("c"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        #expect(try await commit(two, .delete(Self.id("a"))) == nil)
+        #expect(try await commit(one, .save(Self.id("c"), pager, lastUsed: 30, positionOnly: false)) == nil)
         await withCheckedContinuation { done in one.expire(before: 20) { done.resume() } }
-        #expect(try await Self.commit(one, .save(Self.id("d"), pager, lastUsed: 30, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("d"), pager, lastUsed: 30, positionOnly: false)) == nil)
         let admin = try PostgresConnection(url: url, password: Self.password)
         var counted = 0
         try admin.query("SELECT sessions FROM pagerd_counters") { row throws(PostgresError) in counted = try row.int(0)
@@ -207,21 +196,21 @@ struct PostgresSessionStoreTests {
         let budget = small.storedBytes * 2 + 100
         let one = try PostgresSessionStore(options: .init(url: url, password: Self.password, memoryBudgetBytes: budget))
         let two = try PostgresSessionStore(options: .init(url: url, password: Self.password, memoryBudgetBytes: budget))
-        #expect(try await Self.commit(one, .save(Self.id("a"), small, lastUsed: 1, positionOnly: false)) == nil)
-        #expect(try await Self.commit(two, .save(Self.id("b"), small, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("a"), small, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(two, .save(Self.id("b"), small, lastUsed: 1, positionOnly: false)) == nil)
         // A third session does not fit; neither does a page that grows a session past the budget.
-        let third = try await Self.commit(one, .save(Self.id("c"), small, lastUsed: 1, positionOnly: false))
+        let third = try await commit(one, .save(Self.id("c"), small, lastUsed: 1, positionOnly: false))
         #expect(third?.byteLimit == budget && third?.sessionLimit == nil)
         let page = Page(id: "big", title: "Big", content: ["text": .string(String(repeating: "x", count: 500))])
         let grown = try small.applying(.insert(page, at: nil)).pager
-        let growth = try await Self.commit(two, .save(Self.id("a"), grown, lastUsed: 2, positionOnly: false))
+        let growth = try await commit(two, .save(Self.id("a"), grown, lastUsed: 2, positionOnly: false))
         #expect(growth?.byteLimit == budget && growth?.conflict == false)
         #expect(try await Self.load(one, Self.id("a"))?.pager == small)
         // Shrinking is always kept, and makes room.
         let shrunk = try small.applying(.remove(pageID: "p1")).pager
-        #expect(try await Self.commit(one, .save(Self.id("a"), shrunk, lastUsed: 3, positionOnly: false)) == nil)
-        #expect(try await Self.commit(one, .delete(Self.id("b"))) == nil)
-        #expect(try await Self.commit(two, .save(Self.id("c"), small, lastUsed: 4, positionOnly: false)) == nil)
+        #expect(try await commit(one, .save(Self.id("a"), shrunk, lastUsed: 3, positionOnly: false)) == nil)
+        #expect(try await commit(one, .delete(Self.id("b"))) == nil)
+        #expect(try await commit(two, .save(Self.id("c"), small, lastUsed: 4, positionOnly: false)) == nil)
         var bytes = 0
         let admin = try PostgresConnection(url: url, password: Self.password)
         try admin.query("SELECT bytes FROM pagerd_counters") { row throws(PostgresError) in bytes = try row.int(0) }

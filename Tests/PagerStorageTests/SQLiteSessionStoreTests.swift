@@ -21,17 +21,6 @@ struct SQLiteSessionStoreTests {
         try Pager(pages: (0..<pages).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: .index(index))
     }
 
-    /// Submits `change` and waits for the store's answer.
-    static func commit(_ store: SQLiteSessionStore, _ change: SessionChange) async throws -> StoreError? {
-        try await withCheckedThrowingContinuation { continuation in
-            do {
-                try store.submit(change) { error in continuation.resume(returning: error) }
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-    }
-
     @Test(
         "committed saves, moves, touches and deletes come back after reopening, with and without a checkpoint",
         arguments: [2, 10_000])
@@ -41,12 +30,12 @@ struct SQLiteSessionStoreTests {
         let one = try Self.pager(pages: 3)
         let moved = try one.applying(.next).pager.applying(.next).pager
         let two = try Self.pager(pages: 2)
-        #expect(try await Self.commit(store, .save(Self.id("one"), one, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("two"), two, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("gone"), two, lastUsed: 100, positionOnly: false)) == nil)
-        #expect(try await Self.commit(store, .save(Self.id("one"), moved, lastUsed: 150, positionOnly: true)) == nil)
-        #expect(try await Self.commit(store, .touch(Self.id("two"), lastUsed: 175)) == nil)
-        #expect(try await Self.commit(store, .delete(Self.id("gone"))) == nil)
+        #expect(try await commit(store, .save(Self.id("one"), one, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("two"), two, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("gone"), two, lastUsed: 100, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("one"), moved, lastUsed: 150, positionOnly: true)) == nil)
+        #expect(try await commit(store, .touch(Self.id("two"), lastUsed: 175)) == nil)
+        #expect(try await commit(store, .delete(Self.id("gone"))) == nil)
         store.close()
         store = try SQLiteSessionStore(options: .init(path: path))
         let sessions = Dictionary(uniqueKeysWithValues: try store.recover().map { ($0.id, $0) })
@@ -63,7 +52,7 @@ struct SQLiteSessionStoreTests {
         let path = try Self.folder() + "/sessions.db"
         var store = try SQLiteSessionStore(options: .init(path: path))
         let pager = try Self.pager(pages: 2)
-        #expect(try await Self.commit(store, .save(Self.id("s"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        #expect(try await commit(store, .save(Self.id("s"), pager, lastUsed: 1, positionOnly: false)) == nil)
         // Reopening without close() stands for a crash: the records are still in the journal.
         let journal = try SQLiteDatabase(path: path)
         #expect(try journal.integer("SELECT count(*) FROM journal") == 1)
@@ -124,7 +113,7 @@ struct SQLiteSessionStoreTests {
         try await withThrowingTaskGroup(of: StoreError?.self) { group in
             for n in 0..<200 {
                 group.addTask {
-                    try await Self.commit(store, .save(Self.id("s\(n)"), pager, lastUsed: 1, positionOnly: false))
+                    try await commit(store, .save(Self.id("s\(n)"), pager, lastUsed: 1, positionOnly: false))
                 }
             }
             for try await error in group { #expect(error == nil) }
