@@ -184,7 +184,7 @@ struct ServerSocketTests {
         }
         // Stop only once all 20 are inside the server (each waits 1.5 s in the responder, long
         // enough for all to arrive even under a sanitizer).
-        for _ in 0..<1000 where server.liveRequestCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2000 where server.liveRequestCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.liveRequestCount == 20)
         await server.stop()
         let statuses = try await inFlight.value
@@ -255,7 +255,7 @@ struct ServerSocketTests {
 
     /// The completion callback runs just after the response is sent; give it a moment.
     private func waitUntilIdle(_ server: HTTPServer) async throws {
-        for _ in 0..<200 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2000 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.liveRequestCount == 0)
     }
 }

@@ -53,10 +53,10 @@ struct StreamLifecycleTests {
                 }  // the connection closes here
                 let stream = try #require(keeper.streams.withLock { $0.last })
                 // No write and no heartbeat: only watching the socket can notice the hang-up.
-                for _ in 0..<400 where !stream.isClosed { try await Task.sleep(for: .milliseconds(5)) }
+                for _ in 0..<2000 where !stream.isClosed { try await Task.sleep(for: .milliseconds(5)) }
                 #expect(stream.isClosed, "round \(round)")
             }
-            for _ in 0..<200 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+            for _ in 0..<2000 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
             #expect(server.liveRequestCount == 0)
         }
     }
@@ -77,7 +77,7 @@ struct StreamLifecycleTests {
             // Wait for the slow request itself (the kept-alive one may still count as live).
             for _ in 0..<2000 where !keeper.slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             let stopping = Task { await server.stop() }
-            for _ in 0..<400 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
+            for _ in 0..<2000 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
             let refused = try await onThread { try kept.request("GET", "/open") }
             #expect(refused.status == 503 && refused.headers["Connection"]?.lowercased() == "close")
             keeper.release()

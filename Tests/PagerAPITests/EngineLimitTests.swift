@@ -76,7 +76,10 @@ struct EngineLimitTests {
         time.advance(by: 500)
         events = nil
         // The stream's termination reaches the engine through a task.
-        for _ in 0..<200 where await engine.subscriberTotal > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // `watchedSessions` is read on the engine, so it is seen empty only once `unsubscribe` has
+        // finished (the nonisolated subscriber count drops midway through it).
+        for _ in 0..<2000 where await !engine.watchedSessions.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await engine.watchedSessions.isEmpty)
         #expect(await engine.subscriberTotal == 0)
         time.advance(by: 99)
         #expect(await engine.evictExpired() == 0)

@@ -60,10 +60,10 @@ struct EventStreamTests {
         }
         let initial = stream.bufferedByteCount
         #expect(await api.send("POST", "/v1/sessions/\(id)/next").status == 200)
-        for _ in 0..<200 where stream.bufferedByteCount == initial { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2000 where stream.bufferedByteCount == initial { try await Task.sleep(for: .milliseconds(5)) }
         #expect(stream.bufferedByteCount > initial)
         #expect(await api.send("DELETE", "/v1/sessions/\(id)").status == 204)
-        for _ in 0..<200 where await api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2000 where await api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await api.engine.subscriberTotal == 0)
         stream.close()  // as the server does once the finished stream is sent
     }

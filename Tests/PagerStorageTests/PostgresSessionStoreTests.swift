@@ -142,7 +142,7 @@ struct PostgresSessionStoreTests {
         #expect(
             try await commit(two, .save(Self.id("s"), patched, lastUsed: 3, positionOnly: false)) == nil)
         #expect(try await commit(one, .delete(Self.id("s"))) == nil)
-        for _ in 0..<100 where heard.changes.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where heard.changes.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
         let changes = heard.changes
         // `two` heard `one`'s move (laid on the version before) and delete, and not its own save.
         #expect(changes.map(\.version) == [2, 0] && changes.map(\.announcement.kind) == [.pageChanged, .deleted])
