@@ -7,16 +7,16 @@
 /// noncopyable, so the buffer has exactly one owner and is freed with it; that is also why it
 /// can be sent between tasks.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
     /// Whether the next value in the innermost open container needs a comma before it.
-    private var needsComma = false
+    @usableFromInline var needsComma = false
     /// The `needsComma` of each enclosing container, innermost in bit 0; containers nested
     /// deeper than 64 keep theirs in `deepCommas`.
-    private var enclosingCommas: UInt64 = 0
-    private var depth = 0
-    private var deepCommas: [Bool] = []
+    @usableFromInline var enclosingCommas: UInt64 = 0
+    @usableFromInline var depth = 0
+    @usableFromInline var deepCommas: [Bool] = []
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
@@ -54,35 +54,41 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     // MARK: - Structure
 
     /// Starts an object.
-    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    @inlinable public mutating func beginObject() { open(UInt8(ascii: "{")) }
     /// Ends an object.
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    @inlinable public mutating func endObject() { close(UInt8(ascii: "}")) }
     /// Starts an array.
-    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    @inlinable public mutating func beginArray() { open(UInt8(ascii: "[")) }
     /// Ends an array.
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    @inlinable public mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    private mutating func open(_ bracket: UInt8) {
+    @inlinable @inline(__always) mutating func open(_ bracket: UInt8) {
         separate()
         write(bracket)
-        if depth >= 64 { deepCommas.append(enclosingCommas >> 63 != 0) }
+        if depth >= 64 { pushDeepComma() }
         enclosingCommas = enclosingCommas << 1 | (needsComma ? 1 : 0)
         depth += 1
         needsComma = false
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    @inlinable @inline(__always) mutating func close(_ bracket: UInt8) {
         precondition(depth > 0, "unbalanced JSONWriter.close")
         needsComma = enclosingCommas & 1 != 0
         enclosingCommas >>= 1
         depth -= 1
-        if depth >= 64, let deeper = deepCommas.popLast() { enclosingCommas |= (deeper ? 1 : 0) << 63 }
+        if depth >= 64 { popDeepComma() }
         write(bracket)
+    }
+
+    @usableFromInline mutating func pushDeepComma() { deepCommas.append(enclosingCommas >> 63 != 0) }
+
+    @usableFromInline mutating func popDeepComma() {
+        if let deeper = deepCommas.popLast() { enclosingCommas |= (deeper ? 1 : 0) << 63 }
     }
 
     /// Writes a member name known at compile time, which needs no escaping: the fast path for
     /// documents written member by member.
-    public mutating func field(_ name: StaticString) {
+    @inlinable @inline(__always) public mutating func field(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
         reserve(length + 4)
         if needsComma { buffer[count] = UInt8(ascii: ","); count += 1 }
@@ -105,19 +111,19 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     // MARK: - Scalars
 
     /// Writes `null`.
-    public mutating func null() { separate(); append("null") }
+    @inlinable public mutating func null() { separate(); writeLiteral("null") }
     /// Writes a Boolean.
-    public mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false") }
+    @inlinable public mutating func bool(_ value: Bool) { separate(); writeLiteral(value ? "true" : "false") }
     /// Writes a string.
-    public mutating func string(_ value: String) { separate(); writeString(value) }
+    @inlinable public mutating func string(_ value: String) { separate(); writeString(value) }
     /// Writes an integer.
-    public mutating func int(_ value: Int) {
+    @inlinable public mutating func int(_ value: Int) {
         separate()
         appendDigits(value)
     }
 
     /// Appends the decimal digits of `value` without making a String.
-    private mutating func appendDigits(_ value: Int) {
+    @usableFromInline mutating func appendDigits(_ value: Int) {
         if value == 0 { write(UInt8(ascii: "0")); return }
         if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -209,19 +215,19 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     // MARK: - Internals
 
-    private mutating func separate() {
+    @inlinable @inline(__always) mutating func separate() {
         if needsComma { write(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     /// Makes room for `extra` more bytes.
-    @inline(__always)
-    private mutating func reserve(_ extra: Int) {
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         grow(extra)
     }
 
-    private mutating func grow(_ extra: Int) {
+    @usableFromInline mutating func grow(_ extra: Int) {
         let grown = Swift.max(capacity * 2, count + extra)
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         larger.update(from: buffer, count: count)
@@ -230,8 +236,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         capacity = grown
     }
 
-    @inline(__always)
-    private mutating func write(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    mutating func write(_ byte: UInt8) {
         reserve(1)
         buffer[count] = byte
         count += 1
@@ -244,6 +250,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         count += run.count
     }
 
+    /// Writes a literal known at compile time, such as `null`.
+    @inlinable @inline(__always) mutating func writeLiteral(_ text: StaticString) {
+        let length = text.utf8CodeUnitCount
+        reserve(length)
+        (buffer + count).update(from: text.utf8Start, count: length)
+        count += length
+    }
+
     private mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { write($0) }
@@ -251,44 +265,54 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private mutating func writeString(_ value: String) {
-        write(UInt8(ascii: "\""))
+    @usableFromInline mutating func writeString(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
+            let count = utf8.count
+            // Room for the quotes and the common case, a string with nothing to escape.
+            reserve(count + 2)
+            buffer[self.count] = UInt8(ascii: "\"")
+            self.count += 1
             // Copy runs that need no escaping in one move; escape the rest byte by byte.
             var runStart = 0
             var i = 0
-            let count = utf8.count
             while i < count {
                 let byte = utf8[i]
+                // Control characters, `"`, `\`, and 0xE2 when it starts U+2028 or U+2029.
                 let special =
                     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (byte == 0xE2 && i + 2 < count && utf8[i + 1] == 0x80
                         && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9))
-                if !special {
+                guard special else {
                     i += 1
                     continue
                 }
                 if runStart < i { write(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): write(UInt8(ascii: "\\")); write(byte)
-                case 0x0A: write(UInt8(ascii: "\\")); write(UInt8(ascii: "n"))
-                case 0x0D: write(UInt8(ascii: "\\")); write(UInt8(ascii: "r"))
-                case 0x09: write(UInt8(ascii: "\\")); write(UInt8(ascii: "t"))
-                case 0xE2:
-                    for byte in "\\u202".utf8 { write(byte) }
-                    write(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
-                    i += 2
-                default:
-                    for byte in "\\u00".utf8 { write(byte) }
-                    write(Self.hex[Int(byte >> 4)])
-                    write(Self.hex[Int(byte & 0xF)])
-                }
-                i += 1
+                escape(utf8, at: &i)
                 runStart = i
             }
             if runStart < count { write(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         write(UInt8(ascii: "\""))
+    }
+
+    /// Writes the escape for the special byte at `i` and moves `i` past what it covered.
+    private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>, at i: inout Int) {
+        let byte = utf8[i]
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): write(UInt8(ascii: "\\")); write(byte)
+        case 0x0A: write(UInt8(ascii: "\\")); write(UInt8(ascii: "n"))
+        case 0x0D: write(UInt8(ascii: "\\")); write(UInt8(ascii: "r"))
+        case 0x09: write(UInt8(ascii: "\\")); write(UInt8(ascii: "t"))
+        case 0xE2:
+            for byte in "\\u202".utf8 { write(byte) }
+            write(utf8[i + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+            i += 2
+        default:
+            for byte in "\\u00".utf8 { write(byte) }
+            write(Self.hex[Int(byte >> 4)])
+            write(Self.hex[Int(byte & 0xF)])
+        }
+        i += 1
     }
 }

@@ -69,9 +69,7 @@ public enum StateDocument {
         w.endArray()
         w.field("tabs")
         w.beginArray()
-        let tabs = pager.tabs
-        let tabAccessibility = tabs.isEmpty ? [] : pager.tabAccessibility
-        for tab in tabs {
+        pager.forEachTab { tab, tabAccessibility in
             w.beginObject()
             w.field("index"); w.int(tab.index)
             w.field("id"); w.string(tab.id)
@@ -84,7 +82,7 @@ public enum StateDocument {
             if let scale = tab.scale { w.field("scale"); w.number(scale) }
             w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
             w.field("badge"); badge(tab.decoration?.badge, &w)
-            w.field("accessibility"); accessibility(tabAccessibility[tab.index], &w)
+            w.field("accessibility"); accessibility(tabAccessibility, &w)
             w.endObject()
         }
         w.endArray()

@@ -40,32 +40,56 @@ public struct AccessibilityText: Sendable, Equatable {
         return names
     }
 
-    /// `text` with each placeholder replaced by its value. Works on the UTF-8 bytes: it runs for
-    /// every tab of every state document.
+    /// `text` with each placeholder replaced by its value. It runs for every tab of every state
+    /// document, so it works on the UTF-8 bytes and appends piece by piece to a String: a result
+    /// of up to 15 bytes, as the default texts give, is stored inline and allocates nothing.
     static func format(_ text: String, position: Int, count: Int, title: String, label: String) -> String {
-        var result: [UInt8] = []
+        var result = ""
         var text = text
         text.withUTF8 { bytes in
-            result.reserveCapacity(bytes.count + 16)
             scan(bytes) { name in
-                if name.elementsEqual("position".utf8) {
-                    result.append(contentsOf: String(position).utf8)
-                } else if name.elementsEqual("count".utf8) {
-                    result.append(contentsOf: String(count).utf8)
-                } else if name.elementsEqual("title".utf8) {
-                    result.append(contentsOf: title.utf8)
-                } else if name.elementsEqual("label".utf8) {
-                    result.append(contentsOf: label.utf8)
-                } else {
-                    result.append(UInt8(ascii: "{"))
-                    result.append(contentsOf: name)
-                    result.append(UInt8(ascii: "}"))
+                switch Placeholder(name) {
+                case .position: result += String(position)
+                case .count: result += String(count)
+                case .title: result += title
+                case .label: result += label
+                case nil:
+                    result += "{"
+                    result += String(decoding: name, as: UTF8.self)
+                    result += "}"
                 }
             } literal: { piece in
-                result.append(contentsOf: piece)
+                if !piece.isEmpty { result += String(decoding: piece, as: UTF8.self) }
             }
         }
-        return String(decoding: result, as: UTF8.self)
+        return result
+    }
+
+    /// The placeholders, recognised from their letters.
+    private enum Placeholder {
+        case position, count, title, label
+
+        init?(_ name: Slice<UnsafeBufferPointer<UInt8>>) {
+            switch (name.count, name.first) {
+            case (8, UInt8(ascii: "p")) where Self.spells(name, "position"): self = .position
+            case (5, UInt8(ascii: "c")) where Self.spells(name, "count"): self = .count
+            case (5, UInt8(ascii: "t")) where Self.spells(name, "title"): self = .title
+            case (5, UInt8(ascii: "l")) where Self.spells(name, "label"): self = .label
+            default: return nil
+            }
+        }
+
+        private static func spells(_ name: Slice<UnsafeBufferPointer<UInt8>>, _ word: StaticString) -> Bool {
+            guard name.count == word.utf8CodeUnitCount else { return false }
+            return word.withUTF8Buffer { letters in
+                var at = 0
+                for byte in name {
+                    guard byte == letters[at] else { return false }
+                    at += 1
+                }
+                return true
+            }
+        }
     }
 
     /// Walks `bytes`, calling `placeholder` with the letters of each `{letters}` and `literal`

@@ -19,37 +19,40 @@ extension Pager {
     private static let tabActions = ["activate"]
 
     /// Each tab's descriptor, in page order; selected follows the index, never a transition.
-    public var tabAccessibility: [TabAccessibility] {
-        let text = settings.accessibilityText
-        return pages.indices.map { position in
-            let selected = position == index
-            let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
-            return TabAccessibility(
-                label: label(of: position), hint: hint, value: formatted(text.tabValueFormat, at: position),
-                selected: selected, traits: selected ? Self.selectedTraits : Self.tabTraits,
-                actions: selected ? [] : Self.tabActions)
-        }
+    public var tabAccessibility: [TabAccessibility] { pages.indices.map(tabAccessibility(at:)) }
+
+    /// The descriptor of the tab of page `position`.
+    func tabAccessibility(at position: Int) -> TabAccessibility {
+        let selected = position == index
+        let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
+        return TabAccessibility(
+            label: label(of: position), hint: hint,
+            value: formatted(settings.accessibilityText.tabValueFormat, at: position), selected: selected,
+            traits: selected ? Self.selectedTraits : Self.tabTraits, actions: selected ? [] : Self.tabActions)
     }
+
+    // The pager's possible adjustments, shared so that describing it allocates no arrays: its
+    // actions and their platform names for each axis, indexed by (forward ? 2 : 0) + (reverse ? 1 : 0).
+    private static let adjustable = ["adjustable"]
+    private static let pagerActions: [[String]] = [[], ["decrement"], ["increment"], ["increment", "decrement"]]
+    private static let verticalActions: [[String]] = [[], ["pageUp"], ["pageDown"], ["pageDown", "pageUp"]]
+    private static let rightToLeftActions: [[String]] = [[], ["pageRight"], ["pageLeft"], ["pageLeft", "pageRight"]]
+    private static let leftToRightActions: [[String]] = [[], ["pageLeft"], ["pageRight"], ["pageRight", "pageLeft"]]
 
     /// The pager's descriptor: its value, the adjustments a user may make (a locked swipe
     /// direction drops its action) with the platform's names for them, and the live region.
     public var pagerAccessibility: PagerAccessibility {
-        var actions: [String] = []
-        var platform: [String] = []
-        let vertical = settings.orientation == .vertical
-        let rtl = settings.layoutDirection == .rtl
-        if canGoNext, settings.swipe.allows(.forward) {
-            actions.append("increment")
-            platform.append(vertical ? "pageDown" : rtl ? "pageLeft" : "pageRight")
-        }
-        if canGoPrevious, settings.swipe.allows(.reverse) {
-            actions.append("decrement")
-            platform.append(vertical ? "pageUp" : rtl ? "pageRight" : "pageLeft")
-        }
+        let forward = canGoNext && settings.swipe.allows(.forward)
+        let reverse = canGoPrevious && settings.swipe.allows(.reverse)
+        let adjustments = (forward ? 2 : 0) + (reverse ? 1 : 0)
+        let platform =
+            settings.orientation == .vertical
+            ? Self.verticalActions
+            : settings.layoutDirection == .rtl ? Self.rightToLeftActions : Self.leftToRightActions
         return PagerAccessibility(
             value: index.map { formatted(settings.accessibilityText.pageValueFormat, at: $0) },
-            traits: actions.isEmpty ? [] : ["adjustable"], actions: actions, platformActions: platform,
-            liveRegion: timer.dueAt == nil ? "polite" : "off")
+            traits: adjustments == 0 ? [] : Self.adjustable, actions: Self.pagerActions[adjustments],
+            platformActions: platform[adjustments], liveRegion: timer.dueAt == nil ? "polite" : "off")
     }
 
     /// What a move announces: the new page's label and value when it moved, the first or last

@@ -119,17 +119,29 @@ extension Pager {
     public var tabs: [Tab] {
         guard geometry.hasTabs else { return [] }
         let highlight = self.highlight
-        let title = settings.tabBar.title
-        return pages.indices.map { position in
-            let selection = highlight.selection(of: position)
-            return Tab(
-                index: position, id: pages[position].id, title: pages[position].title,
-                frame: reportedFrame(geometry.frame(position)), selection: selection,
-                selected: position == highlight.selected,
-                color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
-                scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection },
-                decoration: pages[position].tab)
+        return pages.indices.map { tab(at: $0, highlight: highlight) }
+    }
+
+    /// Calls `body` with each tab and what a screen reader is told about it, in page order, and
+    /// builds no array: the state document's way through the tabs. Nothing without a tab bar.
+    public func forEachTab(_ body: (Tab, TabAccessibility) -> Void) {
+        guard geometry.hasTabs else { return }
+        let highlight = self.highlight
+        for position in pages.indices {
+            body(tab(at: position, highlight: highlight), tabAccessibility(at: position))
         }
+    }
+
+    private func tab(at position: Int, highlight: Highlight) -> Tab {
+        let selection = highlight.selection(of: position)
+        let title = settings.tabBar.title
+        return Tab(
+            index: position, id: pages[position].id, title: pages[position].title,
+            frame: reportedFrame(geometry.frame(position)), selection: selection,
+            selected: position == highlight.selected,
+            color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
+            scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection },
+            decoration: pages[position].tab)
     }
 
     /// The tabs' highlight (SPEC §5.8): tab c at rest or in an overscroll; during a transition

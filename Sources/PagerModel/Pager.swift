@@ -5,8 +5,19 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var pages: [Page]
     /// The current index; nil when there are no pages.
     public internal(set) var index: Int?
-    /// The settings.
-    public internal(set) var settings: PagerSettings
+    /// The settings. They are kept in a shared box, copied only when a pager whose box is
+    /// shared changes them, so copying a pager (which every command, snapshot and event does)
+    /// copies a pointer instead of every setting.
+    public internal(set) var settings: PagerSettings {
+        // Inlinable, so a reader in another module loads the setting it reads from the box
+        // rather than calling an accessor that copies them all.
+        @inlinable get { settingsBox.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&settingsBox) { settingsBox = SettingsBox(settingsBox.value) }
+            yield &settingsBox.value
+        }
+    }
+    @usableFromInline var settingsBox: SettingsBox
     /// The swipe in flight, if any.
     public internal(set) var transition: Transition?
     /// A swipe past an end with a rubber band, if any; never together with a transition.
@@ -38,7 +49,7 @@ public struct Pager: Sendable, Equatable {
             try page.validate(field: "catalog[\(position)]", limits: limits)
         }
         self.pages = pages
-        self.settings = settings
+        self.settingsBox = SettingsBox(settings)
         self.catalog = catalog
         self.transition = nil
         self.version = 1
@@ -103,3 +114,14 @@ public struct Pager: Sendable, Equatable {
 }
 
 // MARK: - Commands
+
+/// A pager's settings, shared between copies of the pager until one of them changes them.
+@usableFromInline final class SettingsBox: Equatable, @unchecked Sendable {
+    // @unchecked: `value` is changed only through `Pager.settings`, which first makes the box
+    // unique to the changing pager, so a box that two pagers (or threads) share is never written.
+    @usableFromInline var value: PagerSettings
+
+    init(_ value: PagerSettings) { self.value = value }
+
+    @usableFromInline static func == (a: SettingsBox, b: SettingsBox) -> Bool { a === b || a.value == b.value }
+}

@@ -68,7 +68,7 @@ public actor PagerEngine {
         }
 
         /// The session as commands see it: created durably and not being deleted.
-        var acceptsCommands: Bool { durable != nil && !deleting }
+        var acceptsCommands: Bool { durable?.version != nil && !deleting }  // reads no whole Pager
     }
 
     /// One event-stream subscriber.
@@ -299,17 +299,18 @@ public actor PagerEngine {
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
         // A change that also asks for the trailing action is published as that request (SPEC §5.3);
         // one that changed only the timer, as `autoAdvanceChanged` (§5.10).
-        let kind: SessionEventKind =
+        let kind = { [indexBefore = session.pager.index] () -> SessionEventKind in
             outcome.actionRequested != nil
-            ? .actionRequested
-            : outcome.onlyTimerChanged
-                ? .autoAdvanceChanged : .of(command, before: session.pager, after: outcome.pager)
+                ? .actionRequested
+                : outcome.onlyTimerChanged
+                    ? .autoAdvanceChanged : .of(command, movedFrom: indexBefore, to: outcome.pager.index)
+        }
         let positionOnly =
             command.changesPositionOnly && outcome.pager.settings.autoAdvance == session.pager.settings.autoAdvance
         let commit: Commit?
         do {
             commit = try record(
-                outcome.pager, of: session, event: SessionEvent(kind: kind, snapshot: snapshot), lastUsed: now,
+                outcome.pager, of: session, event: SessionEvent(kind: kind(), snapshot: snapshot), lastUsed: now,
                 positionOnly: positionOnly)
         } catch {
             if growth != 0 { EngineAccounts.release(accounts.storedBytes, growth) }
@@ -321,21 +322,27 @@ public actor PagerEngine {
 
     /// Makes `pager` the session's newest state: without a store, at once, publishing `event`;
     /// with one, by submitting it (`event` is published when it is durable). `lastUsed` is what
-    /// the store records as the session's last use.
+    /// the store records as the session's last use. `event` is made only when somebody can
+    /// receive it: always with a store (a subscriber may come before the commit), otherwise only
+    /// for a session with subscribers, so an unwatched session's change builds no event.
     private func record(
-        _ pager: Pager, of session: Session, event: SessionEvent, lastUsed: Double, positionOnly: Bool
+        _ pager: Pager, of session: Session, event: @autoclosure () -> SessionEvent, lastUsed: Double,
+        positionOnly: Bool
     ) throws(EngineError) -> Commit? {
-        var commit: Commit?
         if store != nil {
-            commit = try submitSave(session.id, pager, event: event, lastUsed: lastUsed, positionOnly: positionOnly)
+            let commit = try submitSave(
+                session.id, pager, event: event(), lastUsed: lastUsed, positionOnly: positionOnly)
             session.inFlight += 1
-        } else {
-            session.durable = pager
+            session.pager = pager
+            schedule(session)
+            return commit
         }
+        let published = session.subscribers.isEmpty ? nil : event()
+        session.durable = pager
         session.pager = pager
         schedule(session)
-        if commit == nil { publish(event, to: session) }
-        return commit
+        if let published { publish(published, to: session) }
+        return nil
     }
 
     /// Deletes session `id`; its subscribers get a `deleted` event and their streams end. With a
@@ -652,7 +659,7 @@ public actor PagerEngine {
             return
         }
         let event = SessionEvent(
-            kind: .of(.tick, before: before, after: outcome.pager),
+            kind: .of(.tick, movedFrom: before.index, to: outcome.pager.index),
             snapshot: SessionSnapshot(id: session.id, pager: outcome.pager), cause: .autoAdvance, move: outcome.move)
         do {
             _ = try record(

@@ -23,17 +23,17 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     /// shared store's session moved on in ways this process could not follow one by one.
     case state
 
-    /// The kind for a command that changed state (or, for `actionRequested`, asked for the action).
-    static func of(_ command: PagerCommand, before: Pager, after: Pager) -> SessionEventKind {
+    /// The kind for a command that changed state and moved the index from `before` to `after`.
+    static func of(_ command: PagerCommand, movedFrom before: Int?, to after: Int?) -> SessionEventKind {
         switch command {
         case .next, .previous, .select, .endTransition:
-            return before.index != after.index ? .pageChanged : .transition
+            return before != after ? .pageChanged : .transition
         case .scroll, .beginTransition: return .transition
         case .insert, .insertFromCatalog, .remove, .update, .replacePages: return .pagesChanged
         case .push, .pop: return .stackChanged
         case .updateSettings: return .settingsChanged
         case .autoAdvance: return .autoAdvanceChanged
-        case .tick: return before.index != after.index ? .pageChanged : .autoAdvanceChanged
+        case .tick: return before != after ? .pageChanged : .autoAdvanceChanged
         }
     }
 }

@@ -119,4 +119,37 @@ struct AccessibilityTests {
         #expect(swiping.tabAccessibility.map(\.selected) == [true, false, false])
         #expect(swiping.tabs.map(\.selected) == [false, true, false])
     }
+
+    @Test(
+        "forEachTab visits exactly the tabs and their descriptors, in order; a changed copy keeps the original's settings"
+    )
+    func forEachTabMatchesTheLists() throws {
+        let original = try Self.media { $0.accessibilityText.tabValueFormat = "{title}: {position} of {count}" }
+        let swiping = try original.after(.scroll(.progress(0.4)))
+        var visited: [(Tab, TabAccessibility)] = []
+        swiping.forEachTab { visited.append(($0, $1)) }
+        #expect(visited.map(\.0) == swiping.tabs && visited.map(\.1) == swiping.tabAccessibility)
+        #expect(visited.map(\.1.value) == ["Photos: 1 of 3", "Videos: 2 of 3", "Music: 3 of 3"])
+        // Settings are shared between copies until one changes them.
+        var changed = try original.applying(
+            .updateSettings(
+                {
+                    var settings = original.settings
+                    settings.accessibilityText.tabValueFormat = "#{position}"
+                    return settings
+                }())
+        ).pager
+        #expect(changed.tabAccessibility.map(\.value) == ["#1", "#2", "#3"])
+        #expect(original.tabAccessibility.map(\.value) == ["Photos: 1 of 3", "Videos: 2 of 3", "Music: 3 of 3"])
+        changed = try changed.applying(.next).pager
+        #expect(
+            changed.settings != original.settings && changed.settings.accessibilityText.tabValueFormat == "#{position}")
+        var unchanged = try original.applying(.next).pager
+        #expect(unchanged.settings == original.settings)
+        unchanged = try Pager(pages: [], settings: unchanged.settings)
+        #expect(unchanged.tabAccessibility.isEmpty)
+        var none = 0
+        unchanged.forEachTab { _, _ in none += 1 }
+        #expect(none == 0)
+    }
 }
