@@ -149,7 +149,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     public mutating func number(_ value: Double) {
         separate()
         guard value.isFinite else { append("null"); return }
-        if value == value.rounded(), abs(value) < 1e15 {
+        // Int(value) truncates in one instruction; `rounded()` would call the C library.
+        if abs(value) < 1e15, Double(Int(value)) == value {
             appendDigits(Int(value))
         } else if !appendShortDecimal(value) {
             append(value.description)
@@ -165,7 +166,11 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         var scale = 1.0
         for decimals in 1...6 {
             scale *= 10
-            let scaled = (value * scale).rounded()
+            // Rounded half away from zero, as `rounded()` does, without a C library call; below
+            // 1e15 in magnitude, so the conversion to Int is exact. Were it off by one in an
+            // edge case, the check below would fail and more decimals would be tried.
+            let product = value * scale
+            let scaled = Double(Int(product + (product < 0 ? -0.5 : 0.5)))
             // Both sides are exact integers below 2^53 divided correctly rounded, so equality
             // means the decimal text scaled / 10^decimals parses back to exactly `value`.
             guard scaled / scale == value else { continue }

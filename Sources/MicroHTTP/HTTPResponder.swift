@@ -20,7 +20,18 @@ public protocol HTTPResponder: Sendable {
     /// waits. It must not block.
     func respond(to request: Request) async -> Response
 
+    /// Answers a request at once, on the server thread that read it, when that needs no waiting;
+    /// nil when it might wait, and the server then calls ``respond(to:)`` instead (so this must
+    /// not have acted on a request it returns nil for). No task is made for a request answered
+    /// here. It must not block. The default answers nothing here.
+    func respondImmediately(to request: Request) -> Response?
+
     /// Answers a request the server refused on its own; called synchronously on a server thread,
     /// so it must be quick and must not block.
     func response(for refusal: HTTPRefusal) -> Response
+}
+
+extension HTTPResponder {
+    /// Answers nothing at once: every request goes to ``respond(to:)``.
+    public func respondImmediately(to request: Request) -> Response? { nil }
 }

@@ -239,11 +239,17 @@ extension HTTPServer {
                 context.markAnswered()
                 return queue(responder.response(for: .shuttingDown), on: connection, context: context)
             }
+            let request = context.makeRequest()
+            let responder = self.responder
+            // A request the responder can answer without waiting is answered here, on this
+            // thread, with no task made for it.
+            if let response = responder.respondImmediately(to: request) {
+                context.markAnswered()
+                return queue(response, on: connection, context: context)
+            }
             context.phase = .processing
             context.connection = ConnectionBox(pointer: connection)
             context.startWaiting()
-            let request = context.makeRequest()
-            let responder = self.responder
             // The task starts on this thread and runs until it first suspends; when the engine is
             // free that is the whole request, and the answer is queued below without suspending
             // the connection or waking another thread.

@@ -84,7 +84,42 @@ public struct APIResponder: HTTPResponder {
 
     public func respond(to request: Request) async -> Response {
         let started = ContinuousClock.now
-        var (response, route) = await route(request)
+        let (response, route) = await route(request)
+        return finish(response, route: route, for: request, started: started)
+    }
+
+    /// Answers on the server thread when the matched route can without waiting (a command on
+    /// sessions kept in memory, a read of a session held here); nil otherwise, with nothing done.
+    public func respondImmediately(to request: Request) -> Response? {
+        let started = ContinuousClock.now
+        guard
+            case .found(let route, let parameters) = router.match(
+                method: Self.routed(request.method), path: request.path),
+            let immediate = route.immediate
+        else { return nil }
+        let response: Response
+        if route.pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
+            response = failure.response
+        } else {
+            do {
+                guard let answer = try immediate(RouteContext(request: request, parameters: parameters)) else {
+                    return nil
+                }
+                response = answer
+            } catch {
+                response = error.response
+            }
+        }
+        return finish(response, route: route.pattern, for: request, started: started)
+    }
+
+    /// What every answer gets on its way out: CORS headers and a count in the metrics.
+    private func finish(
+        _ response: Response, route: String, for request: Request, started: ContinuousClock.Instant
+    )
+        -> Response
+    {
+        var response = response
         cors.decorate(&response, for: request)
         metrics.record(
             route: route, method: request.method.rawValue, status: response.status.code,
@@ -92,8 +127,11 @@ public struct APIResponder: HTTPResponder {
         return response
     }
 
+    /// The method a request is routed by: HEAD as GET.
+    private static func routed(_ method: HTTPRequest.Method) -> HTTPRequest.Method { method == .head ? .get : method }
+
     private func route(_ request: Request) async -> (Response, String) {
-        let method = request.method == .head ? .get : request.method
+        let method = Self.routed(request.method)
         if method == .options {
             return (cors.preflight(for: request, allowed: allowedMethods(for: request.path)), "OPTIONS")
         }
@@ -144,7 +182,7 @@ public struct APIResponder: HTTPResponder {
     /// 401 when a token is configured and the request does not carry it.
     private func authorizationFailure(_ request: Request) -> APIError? {
         guard let token = options.authToken else { return nil }
-        let header = request.headers[.authorization] ?? ""
+        let header = request.headers.value(of: .authorization) ?? ""
         let prefix = "bearer "
         let presented =
             header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""

@@ -22,7 +22,7 @@ struct CORSPolicy: Sendable {
     /// or without the allow header) to another.
     func decorate(_ response: inout Response, for request: Request) {
         if variesByOrigin { response.headers.add(.vary, "Origin") }
-        guard let origin = request.headers[.origin], let allowed = allowOrigin(for: origin) else { return }
+        guard let origin = request.headers.value(of: .origin), let allowed = allowOrigin(for: origin) else { return }
         response.headers.set(.accessControlAllowOrigin, allowed)
         response.headers.set(.accessControlExposeHeaders, Self.exposedHeaders)
     }
@@ -33,7 +33,8 @@ struct CORSPolicy: Sendable {
         guard let methods else { return APIError.notFound(request.path).response }
         let allow = APIResponder.allowHeader(methods)
         var response = Response(status: 204, headers: [.allow: allow])
-        guard let origin = request.headers[.origin], request.headers.contains(.accessControlRequestMethod) else {
+        guard let origin = request.headers.value(of: .origin), request.headers.contains(.accessControlRequestMethod)
+        else {
             return response
         }
         guard let allowedOrigin = allowOrigin(for: origin) else { return response }

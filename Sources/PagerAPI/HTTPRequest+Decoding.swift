@@ -9,10 +9,8 @@ extension Request {
     /// `application/json` (or a `+json` type), parse, and be an object.
     func jsonObject() throws(APIError) -> JSONObject? {
         guard !body.isEmpty else { return nil }
-        let contentType = headers[.contentType] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map { String($0).lowercased().trimmingSpaces() } ?? ""
-        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
-        else {
+        let contentType = headers.value(of: .contentType) ?? ""
+        guard Self.isJSONMediaType(contentType) else {
             throw APIError(
                 status: 415, code: "unsupported_media_type",
                 detail: contentType.isEmpty
@@ -31,17 +29,47 @@ extension Request {
         return object
     }
 
+    /// Whether a Content-Type names JSON: its media type (before any `;`, spaces and tabs
+    /// around it ignored, in any case) is `application/json` or `application/…+json`. It reads
+    /// the bytes in place: every command with a body asks.
+    static func isJSONMediaType(_ contentType: String) -> Bool {
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 0
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            let type = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            func matches(_ word: StaticString, at offset: Int) -> Bool {
+                guard offset >= 0, offset + word.utf8CodeUnitCount <= type.count else { return false }
+                return word.withUTF8Buffer { letters in
+                    letters.indices.allSatisfy { at in
+                        let byte = type[offset + at]
+                        // `word` is lower case; an upper-case ASCII letter matches its lower case.
+                        let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                        return lower == letters[at]
+                    }
+                }
+            }
+            let prefix = "application/".utf8.count
+            if type.count == prefix + 4 { return matches("application/json", at: 0) }
+            return type.count > prefix + 5 && matches("application/", at: 0) && matches("+json", at: type.count - 5)
+        }
+    }
+
     /// The JSON object body; an empty body counts as `{}`.
     func jsonObjectOrEmpty() throws(APIError) -> JSONObject {
         try jsonObject() ?? JSONObject()
     }
 
     /// The body's reader, refusing members other than `allowed`.
-    func reader(allowing allowed: Set<String>) throws(APIError) -> JSONReader {
+    /// (`allowed` is an array so that a literal list costs no allocation; the lists are short.)
+    func reader(allowing allowed: [String]) throws(APIError) -> JSONReader {
         let object = try jsonObjectOrEmpty()
         do {
             let reader = try JSONReader(.object(object))
-            try reader.allowOnly(allowed)
+            if object.contains(where: { !allowed.contains($0.key) }) { try reader.allowOnly(Set(allowed)) }
             return reader
         } catch {
             throw APIError(pagerError: error)
@@ -50,7 +78,7 @@ extension Request {
 
     /// The `If-Match` precondition, if the header was sent.
     var versionPrecondition: VersionPrecondition? {
-        guard let header = headers[.ifMatch] else { return nil }
+        guard let header = headers.value(of: .ifMatch) else { return nil }
         return ETag.precondition(from: header)
     }
 }

@@ -25,6 +25,10 @@ public struct RouteContext: Sendable {
 /// A route's handler.
 public typealias RouteHandler = @Sendable (RouteContext) async throws(APIError) -> Response
 
+/// A route's way to answer at once, on the server thread: the response, or nil, having done
+/// nothing, when answering needs waiting (the route's ``RouteHandler`` then answers).
+public typealias ImmediateRouteHandler = @Sendable (RouteContext) throws(APIError) -> Response?
+
 /// Maps a method and a path pattern such as `/v1/sessions/{id}` to a handler.
 public struct Router: Sendable {
     /// One registered route.
@@ -35,6 +39,7 @@ public struct Router: Sendable {
         public var pattern: String
         let segments: [Segment]
         let handler: RouteHandler
+        let immediate: ImmediateRouteHandler?
     }
 
     enum Segment: Sendable, Equatable {
@@ -49,8 +54,11 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Registers `handler` for `method` on `pattern`.
-    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ handler: @escaping RouteHandler) {
+    /// Registers `handler` for `method` on `pattern`, and `immediate`, when given, to try first.
+    public mutating func add(
+        _ method: HTTPRequest.Method, _ pattern: String, immediate: ImmediateRouteHandler? = nil,
+        _ handler: @escaping RouteHandler
+    ) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
@@ -58,7 +66,8 @@ public struct Router: Sendable {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments },
             "route \(method) \(pattern) registered twice")
-        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
+        routes.append(
+            Route(method: method, pattern: pattern, segments: segments, handler: handler, immediate: immediate))
     }
 
     /// The outcome of looking a request up.

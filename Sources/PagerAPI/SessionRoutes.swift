@@ -26,16 +26,25 @@ struct SessionRoutes {
             return response
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
+            // Unless a shared store must first load the session, which needs waiting.
+            let id = try context.sessionID()
+            let snapshot: SessionSnapshot
+            do throws(EngineError) {
+                snapshot = try engines.shard(for: id).immediately { engine throws(EngineError) in
+                    try engine.snapshot(of: id)
+                }
+            } catch .sessionNotFound where engines.store?.isShared == true {
+                return nil
+            } catch {
+                throw APIError(engineError: error)
+            }
+            return Self.stateOrNotModified(snapshot, context)
+        } _: { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
                 try engine.snapshot(of: id)
             }
-            if let header = context.request.headers[.ifNoneMatch],
-                ETag.precondition(from: header).accepts(snapshot.version)
-            {
-                return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
-            }
-            return stateResponse(snapshot)
+            return Self.stateOrNotModified(snapshot, context)
         }
         router.add(.patch, "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
@@ -120,6 +129,16 @@ struct SessionRoutes {
 
     // MARK: - Plumbing
 
+    /// The state, or 304 when the request's If-None-Match names its version.
+    private static func stateOrNotModified(_ snapshot: SessionSnapshot, _ context: RouteContext) -> Response {
+        if let header = context.request.headers.value(of: .ifNoneMatch),
+            ETag.precondition(from: header).accepts(snapshot.version)
+        {
+            return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
+        }
+        return stateResponse(snapshot)
+    }
+
     /// Applies a PATCH body, a merge patch of the settings (RFC 7396), without decoding under the
     /// engine: it reads the session's settings, merges and decodes outside, then applies the
     /// result on the condition that the session is still at the version read; if another change
@@ -167,6 +186,20 @@ struct SessionRoutes {
     ) {
         let engines = self.engines
         router.add(method, pattern) { context throws(APIError) in
+            // Without a store nothing is waited for: no commit, no copy to load or to lose.
+            guard engines.store == nil else { return nil }
+            let command = try parse(context)
+            let id = try context.sessionID(), precondition = context.request.versionPrecondition
+            let result: CommandResult
+            do throws(EngineError) {
+                result = try engines.shard(for: id).immediately { engine throws(EngineError) in
+                    try engine.apply(command, to: id, precondition: precondition)
+                }
+            } catch {
+                throw APIError(engineError: error)
+            }
+            return stateResponse(result.snapshot, outcome: result.outcome)
+        } _: { context throws(APIError) in
             let command = try parse(context)
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in

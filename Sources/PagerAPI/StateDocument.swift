@@ -69,7 +69,9 @@ public enum StateDocument {
         w.endArray()
         w.field("tabs")
         w.beginArray()
-        pager.forEachTab { tab, tabAccessibility in
+        // Tab by tab, building no list of them.
+        for position in pager.hasTabBar ? pager.pages.indices : 0..<0 {
+            let tab = pager.tab(at: position)
             w.beginObject()
             w.field("index"); w.int(tab.index)
             w.field("id"); w.string(tab.id)
@@ -82,7 +84,7 @@ public enum StateDocument {
             if let scale = tab.scale { w.field("scale"); w.number(scale) }
             w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
             w.field("badge"); badge(tab.decoration?.badge, &w)
-            w.field("accessibility"); accessibility(tabAccessibility, &w)
+            w.field("accessibility"); accessibility(pager.tabAccessibility(at: position), &w)
             w.endObject()
         }
         w.endArray()

@@ -21,8 +21,8 @@ extension Pager {
     /// Each tab's descriptor, in page order; selected follows the index, never a transition.
     public var tabAccessibility: [TabAccessibility] { pages.indices.map(tabAccessibility(at:)) }
 
-    /// The descriptor of the tab of page `position`.
-    func tabAccessibility(at position: Int) -> TabAccessibility {
+    /// The descriptor of the tab of page `position`, as ``tabAccessibility`` lists it.
+    public func tabAccessibility(at position: Int) -> TabAccessibility {
         let selected = position == index
         let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
         return TabAccessibility(

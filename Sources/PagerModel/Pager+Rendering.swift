@@ -117,20 +117,17 @@ extension Pager {
     /// Every tab's frame (mirrored when right to left), highlight and title style; empty
     /// without a tab bar or pages.
     public var tabs: [Tab] {
-        guard geometry.hasTabs else { return [] }
+        guard hasTabBar else { return [] }
         let highlight = self.highlight
         return pages.indices.map { tab(at: $0, highlight: highlight) }
     }
 
-    /// Calls `body` with each tab and what a screen reader is told about it, in page order, and
-    /// builds no array: the state document's way through the tabs. Nothing without a tab bar.
-    public func forEachTab(_ body: (Tab, TabAccessibility) -> Void) {
-        guard geometry.hasTabs else { return }
-        let highlight = self.highlight
-        for position in pages.indices {
-            body(tab(at: position, highlight: highlight), tabAccessibility(at: position))
-        }
-    }
+    /// Whether the layout has a tab bar; a pager without pages has one with no tabs.
+    public var hasTabBar: Bool { geometry.hasTabs }
+
+    /// The tab of page `position`, as ``tabs`` lists it; for one who walks the tabs without
+    /// building the list, as the state document does. Only when ``hasTabBar``.
+    public func tab(at position: Int) -> Tab { tab(at: position, highlight: highlight) }
 
     private func tab(at position: Int, highlight: Highlight) -> Tab {
         let selection = highlight.selection(of: position)

@@ -119,7 +119,9 @@ public struct Pager: Sendable, Equatable {
 @usableFromInline final class SettingsBox: Equatable, @unchecked Sendable {
     // @unchecked: `value` is changed only through `Pager.settings`, which first makes the box
     // unique to the changing pager, so a box that two pagers (or threads) share is never written.
-    @usableFromInline var value: PagerSettings
+    // Unchecked: readers are many (every setting read goes through here) and the only writer,
+    // `Pager.settings`'s modify accessor, has the box to itself (see above).
+    @exclusivity(unchecked) @usableFromInline var value: PagerSettings
 
     init(_ value: PagerSettings) { self.value = value }
 

@@ -286,14 +286,13 @@ public actor PagerEngine {
         } catch {
             throw .pager(error)
         }
-        let snapshot = SessionSnapshot(id: id, pager: outcome.pager)
         guard outcome.changed else {
             if outcome.actionRequested != nil, let durable = session.durable {
                 publish(
                     SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: durable)), to: session
                 )
             }
-            return CommandResult(snapshot: snapshot, outcome: outcome, commit: nil)
+            return CommandResult(id: id, outcome: outcome, commit: nil)
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
@@ -310,14 +309,16 @@ public actor PagerEngine {
         let commit: Commit?
         do {
             commit = try record(
-                outcome.pager, of: session, event: SessionEvent(kind: kind(), snapshot: snapshot), lastUsed: now,
+                outcome.pager, of: session,
+                event: SessionEvent(kind: kind(), snapshot: SessionSnapshot(id: id, pager: outcome.pager)),
+                lastUsed: now,
                 positionOnly: positionOnly)
         } catch {
             if growth != 0 { EngineAccounts.release(accounts.storedBytes, growth) }
             throw error
         }
         if store != nil { session.storedUse = now }
-        return CommandResult(snapshot: snapshot, outcome: outcome, commit: commit)
+        return CommandResult(id: id, outcome: outcome, commit: commit)
     }
 
     /// Makes `pager` the session's newest state: without a store, at once, publishing `event`;

@@ -114,10 +114,12 @@ public struct SessionSnapshot: Sendable, Equatable {
 
 /// What applying a command produced.
 public struct CommandResult: Sendable {
-    /// The state after the command.
-    public var snapshot: SessionSnapshot
-    /// What the pager reported about the command.
+    /// The session.
+    public var id: SessionID
+    /// What the pager reported about the command, with the state after it.
     public var outcome: PagerOutcome
+    /// The state after the command (the outcome's pager: a result holds the pager once).
+    public var snapshot: SessionSnapshot { SessionSnapshot(id: id, pager: outcome.pager) }
     /// With a store, the commit to wait for before answering; nil when the command changed
     /// nothing or sessions are kept in memory only.
     public var commit: Commit?

@@ -55,6 +55,8 @@ struct APITester {
         var body: [UInt8]
         /// The response as the responder returned it (a streamed body included).
         var response: Response
+        /// Whether the responder answered at once (``APIResponder/respondImmediately(to:)``).
+        var answeredAtOnce = false
         var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
         subscript(key: String) -> JSONValue? { json[key] }
         var code: String? { json["code"]?.stringValue }
@@ -62,9 +64,11 @@ struct APITester {
     }
 
     /// Sends a request written as a client writes it: method and field names as text.
+    /// Like the server, it first lets the responder answer at once, unless `awaited` asks for the
+    /// awaited way only.
     func send(
         _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
-        contentType: String? = "application/json", query: [(String, String)] = []
+        contentType: String? = "application/json", query: [(String, String)] = [], awaited: Bool = false
     ) async -> Reply {
         var requestHeaders = HTTPFields()
         if json != nil, let contentType { requestHeaders[.contentType] = contentType }
@@ -72,9 +76,12 @@ struct APITester {
         let request = Request(
             method: HTTPRequest.Method(method)!, path: path, query: query.map { (name: $0.0, value: $0.1) },
             headers: requestHeaders, body: json.map { Array($0.utf8) } ?? [])
-        let response = await responder.respond(to: request)
+        let immediate = awaited ? nil : responder.respondImmediately(to: request)
+        let response: Response
+        if let immediate { response = immediate } else { response = await responder.respond(to: request) }
         return Reply(
-            status: response.status.code, headers: response.headers, body: response.bodyBytes, response: response)
+            status: response.status.code, headers: response.headers, body: response.bodyBytes, response: response,
+            answeredAtOnce: immediate != nil)
     }
 
     /// Moves the clock on by `milliseconds` and applies every tick due by then; returns how many

@@ -1,11 +1,12 @@
 import HTTPTypes
 import JSON
 import MicroHTTP
-import PagerAPI
 import PagerModel
 import PagerSessions
 import TestSupport
 import Testing
+
+@testable import PagerAPI
 
 @Suite("The v1 API in-process: sessions and commands")
 struct SessionAPITests {
@@ -99,6 +100,24 @@ struct SessionAPITests {
         let charset = await api.send(
             "POST", "/v1/sessions", json: #"{"template": "mall"}"#, contentType: "application/json; charset=UTF-8")
         #expect(charset.status == 201)
+        for accepted in [
+            "application/json", "Application/JSON", " application/json ;charset=utf-8", "\tapplication/json\t",
+            "application/merge-patch+json", "APPLICATION/problem+JSON; q=1",
+        ] {
+            #expect(Request.isJSONMediaType(accepted), "\(accepted)")
+        }
+        for refused in [
+            "", "application/jsonx", "application/json5", "text/json", "application/+json", "application/x+jsonp",
+            "application\u{0F}json", "application/js on", "json", "application/", ";application/json",
+        ] {
+            #expect(!Request.isJSONMediaType(refused), "\(refused)")
+        }
+        // Header values read as the subscript reads them: one field as it is, several joined.
+        var fields: HTTPFields = [.contentType: "application/json"]
+        #expect(fields.value(of: .contentType) == "application/json" && fields.value(of: .ifMatch) == nil)
+        fields.add(.ifMatch, "\"1\"")
+        fields.add(.ifMatch, "\"2\"")
+        #expect(fields.value(of: .ifMatch) == "\"1\", \"2\"" && fields.value(of: .ifMatch) == fields[.ifMatch])
     }
 
     @Test(

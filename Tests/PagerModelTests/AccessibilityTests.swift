@@ -121,13 +121,13 @@ struct AccessibilityTests {
     }
 
     @Test(
-        "forEachTab visits exactly the tabs and their descriptors, in order; a changed copy keeps the original's settings"
+        "tab(at:) and tabAccessibility(at:) give exactly the listed tabs; a changed copy keeps the original's settings"
     )
-    func forEachTabMatchesTheLists() throws {
+    func tabsOneByOneMatchTheLists() throws {
         let original = try Self.media { $0.accessibilityText.tabValueFormat = "{title}: {position} of {count}" }
         let swiping = try original.after(.scroll(.progress(0.4)))
-        var visited: [(Tab, TabAccessibility)] = []
-        swiping.forEachTab { visited.append(($0, $1)) }
+        let visited = swiping.pages.indices.map { (swiping.tab(at: $0), swiping.tabAccessibility(at: $0)) }
+        #expect(swiping.hasTabBar)
         #expect(visited.map(\.0) == swiping.tabs && visited.map(\.1) == swiping.tabAccessibility)
         #expect(visited.map(\.1.value) == ["Photos: 1 of 3", "Videos: 2 of 3", "Music: 3 of 3"])
         // Settings are shared between copies until one changes them.
@@ -147,9 +147,8 @@ struct AccessibilityTests {
         var unchanged = try original.applying(.next).pager
         #expect(unchanged.settings == original.settings)
         unchanged = try Pager(pages: [], settings: unchanged.settings)
-        #expect(unchanged.tabAccessibility.isEmpty)
-        var none = 0
-        unchanged.forEachTab { _, _ in none += 1 }
-        #expect(none == 0)
+        #expect(unchanged.tabAccessibility.isEmpty && unchanged.tabs.isEmpty && unchanged.hasTabBar)
+        let bare = try Self.media { $0.tabBar.layout = .none }
+        #expect(!bare.hasTabBar && bare.tabs.isEmpty && bare.tabAccessibility.count == 3)
     }
 }
