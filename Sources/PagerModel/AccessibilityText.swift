@@ -40,29 +40,60 @@ public struct AccessibilityText: Sendable, Equatable {
         return names
     }
 
-    /// `text` with each placeholder replaced by its value. It runs for every tab of every state
-    /// document, so it works on the UTF-8 bytes and appends piece by piece to a String: a result
-    /// of up to 15 bytes, as the default texts give, is stored inline and allocates nothing.
-    static func format(_ text: String, position: Int, count: Int, title: String, label: String) -> String {
-        var result = ""
-        var text = text
-        text.withUTF8 { bytes in
-            scan(bytes) { name in
-                switch Placeholder(name) {
-                case .position: result += String(position)
-                case .count: result += String(count)
-                case .title: result += title
-                case .label: result += label
-                case nil:
-                    result += "{"
-                    result += String(decoding: name, as: UTF8.self)
-                    result += "}"
-                }
-            } literal: { piece in
-                if !piece.isEmpty { result += String(decoding: piece, as: UTF8.self) }
+    /// `text` with each placeholder replaced by its value, after `leading` and ", " when
+    /// `leading` is given (an announcement's "label, value"). It runs for every tab of every state
+    /// document, so it writes the UTF-8 bytes into one buffer on the stack and makes one String
+    /// of them at the end: a result of up to 15 bytes, as the default texts give, allocates nothing.
+    static func format(
+        _ text: String, position: Int, count: Int, title: String, label: String, leading: String? = nil
+    ) -> String {
+        var text = text, title = title, label = label, leading = leading ?? ""
+        // Each placeholder at most once per byte of `text`, and an Int takes at most 20 bytes.
+        let placeholders = text.utf8.count / 3 + 1
+        let capacity =
+            leading.utf8.count + 2 + text.utf8.count + placeholders * max(20, title.utf8.count, label.utf8.count)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var written = 0
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                (buffer.baseAddress! + written).update(from: base, count: bytes.count)
+                written += bytes.count
             }
+            func append(_ number: Int) {
+                var value = number.magnitude
+                var digits = 0
+                repeat {
+                    digits += 1
+                    value /= 10
+                } while value > 0
+                if number < 0 { buffer[written] = UInt8(ascii: "-"); written += 1 }
+                value = number.magnitude
+                for at in stride(from: written + digits - 1, through: written, by: -1) {
+                    buffer[at] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                written += digits
+            }
+            if !leading.isEmpty {
+                leading.withUTF8 { append($0) }
+                let comma: StaticString = ", "
+                append(UnsafeBufferPointer(start: comma.utf8Start, count: comma.utf8CodeUnitCount))
+            }
+            text.withUTF8 { bytes in
+                scan(bytes) { name in
+                    switch Placeholder(name) {
+                    case .position: append(position)
+                    case .count: append(count)
+                    case .title: title.withUTF8 { append($0) }
+                    case .label: label.withUTF8 { append($0) }
+                    case nil: append(UnsafeBufferPointer(rebasing: name.base[(name.startIndex - 1)...name.endIndex]))
+                    }
+                } literal: { piece in
+                    append(UnsafeBufferPointer(rebasing: piece))
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<written]), as: UTF8.self)
         }
-        return result
     }
 
     /// The placeholders, recognised from their letters.

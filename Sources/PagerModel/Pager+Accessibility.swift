@@ -7,10 +7,12 @@ extension Pager {
         return page.title.isEmpty ? page.id : page.title
     }
 
-    /// `text` written for page `position`.
-    func formatted(_ text: String, at position: Int) -> String {
-        AccessibilityText.format(
-            text, position: position + 1, count: pages.count, title: pages[position].title, label: label(of: position))
+    /// `text` written for page `position`; after its label and ", " when `afterLabel`.
+    func formatted(_ text: String, at position: Int, afterLabel: Bool = false) -> String {
+        let label = label(of: position)
+        return AccessibilityText.format(
+            text, position: position + 1, count: pages.count, title: pages[position].title, label: label,
+            leading: afterLabel ? label : nil)
     }
 
     // Shared arrays, so that describing a tab allocates only its strings.
@@ -60,7 +62,7 @@ extension Pager {
     func announcement(moved: Bool?, edge: Edge?) -> String? {
         guard let index else { return nil }
         let text = settings.accessibilityText
-        if moved == true { return "\(label(of: index)), \(formatted(text.pageValueFormat, at: index))" }
+        if moved == true { return formatted(text.pageValueFormat, at: index, afterLabel: true) }
         switch edge {
         case .end: return formatted(text.lastPageMessage, at: index)
         case .start: return formatted(text.firstPageMessage, at: index)

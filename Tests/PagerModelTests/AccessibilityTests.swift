@@ -1,5 +1,6 @@
-import PagerModel
 import Testing
+
+@testable import PagerModel
 
 /// SPEC §5.9 with the spec's example and hand-worked placeholders, platform actions and
 /// announcements.
@@ -78,6 +79,23 @@ struct AccessibilityTests {
                 #expect(error.field == "accessibilityText.\(member)")
             }
         }
+    }
+
+    @Test("formatting writes every piece in place: long and non-ASCII values, unknown braces, a leading label")
+    func formatting() {
+        let long = String(repeating: "상품 ", count: 60)
+        #expect(
+            AccessibilityText.format(
+                "{title}|{label}|{position}/{count}|{other}|{", position: 1234, count: 99999, title: long, label: "é")
+                == "\(long)|é|1234/99999|{other}|{")
+        #expect(
+            AccessibilityText.format("{position}{position}{count}", position: 7, count: 8, title: "", label: "")
+                == "778")
+        #expect(
+            AccessibilityText.format(
+                "Page {position} of {count}", position: 2, count: 4, title: "T", label: "Maps",
+                leading: "Maps") == "Maps, Page 2 of 4")
+        #expect(AccessibilityText.format("", position: 1, count: 1, title: "", label: "") == "")
     }
 
     @Test("a label falls back to the title, then the id; a hint shows only when not empty")
