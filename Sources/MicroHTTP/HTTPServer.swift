@@ -18,12 +18,13 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// An HTTP/1.1 server on GNU libmicrohttpd that hands each complete request to an async responder.
+/// An HTTP/1.1 server on GNU libmicrohttpd that hands each complete request to a responder.
 ///
-/// The library's threads never wait for Swift: a finished request starts the responder in a task
-/// that runs inline until it first suspends. If it finishes inline, the answer is queued at once;
-/// otherwise the connection is suspended and the task resumes it with the answer (see
-/// `HTTPServer+Daemon`).
+/// The library's threads never wait for Swift: a finished request is first offered to the
+/// responder's `respondImmediately`, answered on that thread with no task when it needs no
+/// waiting; otherwise it starts the responder in a task that runs inline until it first
+/// suspends. If that finishes inline, the answer is queued at once; otherwise the connection is
+/// suspended and the task resumes it with the answer (see `HTTPServer+Daemon`).
 public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration
