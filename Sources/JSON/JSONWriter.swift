@@ -2,10 +2,11 @@
 /// members one by one. Output is compact; strings escape only what RFC 8259 requires, plus
 /// U+2028 and U+2029 so the text is safe inside JavaScript too.
 ///
-/// The writer owns a plain buffer and writes through a pointer: an Array's append checks
-/// uniqueness and capacity on every byte, which was most of the cost of a state document. It is
-/// noncopyable, so the buffer has exactly one owner and is freed with it; that is also why it
-/// can be sent between tasks.
+/// The writer writes through a pointer into a plain buffer: an Array's append checks uniqueness
+/// and capacity on every byte, which was most of the cost of a state document. The buffer is
+/// its own, or (``bytes(capacity:_:)``) the storage of the array being made, until it outgrows
+/// that. It is noncopyable, so a buffer it owns has exactly one owner and is freed with it; that
+/// is also why it can be sent between tasks.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     @usableFromInline var buffer: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0
@@ -17,6 +18,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     @usableFromInline var enclosingCommas: UInt64 = 0
     @usableFromInline var depth = 0
     @usableFromInline var deepCommas: [Bool] = []
+    /// Whether `buffer` is the writer's to free (else it is an array's, see `bytes(capacity:_:)`).
+    @usableFromInline var ownsBuffer = true
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
@@ -24,10 +27,35 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         buffer = .allocate(capacity: self.capacity)
     }
 
-    deinit { buffer.deallocate() }
+    /// A writer into `storage`, which it does not own; growing past it moves to a buffer it owns.
+    private init(into storage: UnsafeMutableBufferPointer<UInt8>) {
+        buffer = storage.baseAddress!
+        capacity = storage.count
+        ownsBuffer = false
+    }
+
+    deinit { if ownsBuffer { buffer.deallocate() } }
 
     /// The bytes written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer, count: count)) }
+
+    /// The bytes `body` writes, written straight into the returned array's storage, so that a
+    /// document that fits in `capacity` is never copied; one that does not is copied once from
+    /// the writer's own larger buffer.
+    public static func bytes(capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var outgrown: [UInt8]?
+        let written = [UInt8](unsafeUninitializedCapacity: max(capacity, 16)) { storage, initialized in
+            var writer = JSONWriter(into: storage)
+            body(&writer)
+            if writer.ownsBuffer {
+                outgrown = writer.bytes
+                initialized = 0
+            } else {
+                initialized = writer.count
+            }
+        }
+        return outgrown ?? written
+    }
 
     /// Writes a whole value.
     public static func encode(_ value: JSONValue) -> [UInt8] {
@@ -236,9 +264,10 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         let grown = Swift.max(capacity * 2, count + extra)
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         larger.update(from: buffer, count: count)
-        buffer.deallocate()
+        if ownsBuffer { buffer.deallocate() }
         buffer = larger
         capacity = grown
+        ownsBuffer = true
     }
 
     @inlinable @inline(__always)

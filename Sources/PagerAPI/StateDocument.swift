@@ -12,7 +12,15 @@ public enum StateDocument {
         _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, cause: String? = nil
     ) -> [UInt8] {
         let pager = snapshot.pager
-        var w = JSONWriter(capacity: 1536 + pager.count * 384)
+        return JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
+            write(snapshot, pager, outcome: outcome, move: move, cause: cause, &w)
+        }
+    }
+
+    private static func write(
+        _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, cause: String?,
+        _ w: inout JSONWriter
+    ) {
         w.beginObject()
         w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)
@@ -153,7 +161,6 @@ public enum StateDocument {
         }
         if let cause { w.field("cause"); w.string(cause) }
         w.endObject()
-        return w.bytes
     }
 
     /// The `autoAdvance` member: the setting, and where its timer is (SPEC §5.10).

@@ -125,6 +125,18 @@ struct JSONWriterFastPathTests {
         #expect(try JSONParser.parse(text) == .number(value))
     }
 
+    @Test("writing into the array's storage gives the same bytes, whether the document fits or outgrows it")
+    func intoArrayStorage() throws {
+        var value: JSONValue = ["s": "포즈 \"quoted\"", "n": 97.5]
+        for level in 0..<20 { value = ["level": .number(Double(level)), "inner": value, "list": [1, 2, "three"]] }
+        let expected = JSONWriter.encode(value)
+        for capacity in [0, 16, 100, expected.count - 1, expected.count, expected.count + 1, 4 * expected.count] {
+            let written = JSONWriter.bytes(capacity: capacity) { $0.value(value) }
+            #expect(written == expected, "capacity \(capacity)")
+        }
+        #expect(JSONWriter.bytes(capacity: 64) { _ in }.isEmpty)
+    }
+
     @Test("commas stay right in containers nested deeper than 64 levels")
     func deepNesting() throws {
         var value: JSONValue = [1, 2]
