@@ -152,24 +152,26 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Appends the decimal digits of `value` without making a String.
     @usableFromInline mutating func appendDigits(_ value: Int) {
-        if value == 0 { write(UInt8(ascii: "0")); return }
-        if value < 0 { write(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            write(UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]).assumingMemoryBound(to: UInt8.self))
+        // At most 20 digits and a sign; the digits go straight into the buffer, last one first.
+        reserve(21)
+        if value < 0 {
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
         }
+        var magnitude = value.magnitude
+        var digits = 1
+        var scale: UInt = 10
+        while digits < 20, magnitude >= scale {
+            digits += 1
+            scale &*= 10
+        }
+        var at = count + digits - 1
+        repeat {
+            buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            at -= 1
+        } while magnitude > 0
+        count += digits
     }
 
     /// Writes a number; integral values print without a fraction, others in the shortest form
@@ -303,16 +305,39 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         var value = value
         value.withUTF8 { utf8 in
             let count = utf8.count
-            // Room for the quotes and the common case, a string with nothing to escape.
+            // Room for the quotes and the common case, a string with nothing to escape, which is
+            // copied as it is checked: eight bytes at a time while they are plain ASCII, then
+            // byte by byte.
             reserve(count + 2)
             buffer[self.count] = UInt8(ascii: "\"")
             self.count += 1
-            // Copy runs that need no escaping in one move; escape the rest byte by byte.
-            var runStart = 0
+            guard let source = utf8.baseAddress else { return }
+            let target = buffer + self.count
             var i = 0
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                guard !Self.mayNeedEscaping(word) else { break }
+                UnsafeMutableRawPointer(target + i).storeBytes(of: word, as: UInt64.self)
+                i += 8
+            }
+            while i < count {
+                let byte = source[i]
+                // Control characters, `"`, `\`, and 0xE2 when it starts U+2028 or U+2029.
+                let special =
+                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (byte == 0xE2 && i + 2 < count && source[i + 1] == 0x80
+                        && (source[i + 2] == 0xA8 || source[i + 2] == 0xA9))
+                guard !special else { break }
+                target[i] = byte
+                i += 1
+            }
+            self.count += i
+            guard i < count else { return }
+            // Something to escape: from here, runs that need no escaping are copied in one move
+            // and the rest escaped byte by byte.
+            var runStart = i
             while i < count {
                 let byte = utf8[i]
-                // Control characters, `"`, `\`, and 0xE2 when it starts U+2028 or U+2029.
                 let special =
                     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                     || (byte == 0xE2 && i + 2 < count && utf8[i + 1] == 0x80
@@ -328,6 +353,17 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             if runStart < count { write(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         write(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is not ASCII, or is a control character (bits 5
+    /// and 6 clear), `"` or `\\`: each test is "some byte is zero", exact for the word as a whole.
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        return word & highs != 0 || hasZeroByte(word & 0x6060_6060_6060_6060)
+            || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     /// Writes the escape for the special byte at `i` and moves `i` past what it covered.

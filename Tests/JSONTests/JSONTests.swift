@@ -125,6 +125,43 @@ struct JSONWriterFastPathTests {
         #expect(try JSONParser.parse(text) == .number(value))
     }
 
+    @Test("integers are written digit for digit, at every length and both extremes")
+    func integers() {
+        var values = [0, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            values += [power, power - 1, power + 1, -power, 9 * power]
+            power *= 10
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.int(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test("every byte that needs escaping is escaped wherever it falls in a string, and nothing else is")
+    func escapesAtEveryPosition() throws {
+        // Each special text and how it is written; the last ones are written as they are.
+        let written: [(String, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{01}", #"\u0001"#), ("\u{1F}", #"\u001f"#),
+            ("\u{2028}", #"\u2028"#), ("\u{2029}", #"\u2029"#), ("é", "é"), ("\u{7F}", "\u{7F}"), (" ", " "),
+            ("~", "~"),
+            ("\u{2027}", "\u{2027}"),
+        ]
+        for length in 0...19 {
+            for position in 0...length {
+                for (special, escaped) in written {
+                    let before = String(repeating: "a", count: position),
+                        after = String(repeating: "b", count: length - position)
+                    let encoded = JSONWriter.string(.string(before + special + after))
+                    #expect(
+                        encoded == "\"" + before + escaped + after + "\"", "\(special.debugDescription) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test("writing into the array's storage gives the same bytes, whether the document fits or outgrows it")
     func intoArrayStorage() throws {
         var value: JSONValue = ["s": "포즈 \"quoted\"", "n": 97.5]
