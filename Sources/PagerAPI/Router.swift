@@ -84,12 +84,16 @@ public struct Router: Sendable {
     public func match(method: HTTPRequest.Method?, path: String) -> Match {
         var path = path
         return path.withUTF8 { bytes in
+            // The routes of the method first: most requests end there, having compared the path
+            // with a third of the patterns.
+            for index in routes.indices where routes[index].method == method {
+                if Self.matches(routes[index].segments, bytes) {
+                    return .found(routes[index], Self.parameters(routes[index].segments, bytes))
+                }
+            }
             var allowed: [HTTPRequest.Method] = []
             var pattern = ""
             for index in routes.indices where Self.matches(routes[index].segments, bytes) {
-                if routes[index].method == method {
-                    return .found(routes[index], Self.parameters(routes[index].segments, bytes))
-                }
                 allowed.append(routes[index].method)
                 pattern = routes[index].pattern
             }
