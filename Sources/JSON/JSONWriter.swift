@@ -320,15 +320,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
                 UnsafeMutableRawPointer(target + i).storeBytes(of: word, as: UInt64.self)
                 i += 8
             }
-            while i < count {
-                let byte = source[i]
-                // Control characters, `"`, `\`, and 0xE2 when it starts U+2028 or U+2029.
-                let special =
-                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                    || (byte == 0xE2 && i + 2 < count && source[i + 1] == 0x80
-                        && (source[i + 2] == 0xA8 || source[i + 2] == 0xA9))
-                guard !special else { break }
-                target[i] = byte
+            while i < count, !Self.needsEscaping(utf8, at: i) {
+                target[i] = source[i]
                 i += 1
             }
             self.count += i
@@ -337,12 +330,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             // and the rest escaped byte by byte.
             var runStart = i
             while i < count {
-                let byte = utf8[i]
-                let special =
-                    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                    || (byte == 0xE2 && i + 2 < count && utf8[i + 1] == 0x80
-                        && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9))
-                guard special else {
+                guard Self.needsEscaping(utf8, at: i) else {
                     i += 1
                     continue
                 }
@@ -353,6 +341,16 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             if runStart < count { write(UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
         }
         write(UInt8(ascii: "\""))
+    }
+
+    /// Whether the byte at `i` starts something to escape: a control character, `"`, `\\`, or
+    /// 0xE2 when it starts U+2028 or U+2029.
+    @inline(__always)
+    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        let byte = utf8[i]
+        return byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || (byte == 0xE2 && i + 2 < utf8.count && utf8[i + 1] == 0x80
+                && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9))
     }
 
     /// Whether any of the eight bytes in `word` is not ASCII, or is a control character (bits 5
