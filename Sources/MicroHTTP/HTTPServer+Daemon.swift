@@ -304,7 +304,11 @@ extension HTTPServer {
         }
         guard let created else { return .NO }
         for field in response.headers {
-            _ = MHD_add_response_header(created, field.name.rawName, field.value)
+            // withCString puts a short string on the stack; passing a String where C wants a
+            // pointer would copy a short one into a new array, two allocations per field.
+            field.name.rawName.withCString { name in
+                field.value.withCString { value in _ = MHD_add_response_header(created, name, value) }
+            }
         }
         if stopping.load(ordering: .relaxed), !response.headers.contains(.connection) {
             _ = MHD_add_response_header(created, "Connection", "close")
