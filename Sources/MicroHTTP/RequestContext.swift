@@ -4,7 +4,7 @@ import Synchronization
 /// The server's state for one request, from its first header callback to its completion.
 ///
 /// Fields without a lock are touched only by the server thread that owns the connection; the
-/// hand-off from the responder's task back to that thread goes through `handoff`.
+/// hand-off from the responder's task back to that thread goes through `shared`.
 final class RequestContext: @unchecked Sendable {
     enum Phase {
         /// Collecting the body.
@@ -39,12 +39,22 @@ final class RequestContext: @unchecked Sendable {
     var phase = Phase.receiving
     /// The streamed body being sent, if any; read by `stop()` from another thread.
     var stream: HTTPResponseStream? {
-        get { streamSlot.withLock { $0 } }
-        set { streamSlot.withLock { $0 = newValue } }
+        get { shared.withLock { $0.stream } }
+        set { shared.withLock { $0.stream = newValue } }
     }
-    private let streamSlot = Locked<HTTPResponseStream?>(nil)
     var connection: ConnectionBox?
-    let handoff = Locked(Handoff.receiving)
+
+    /// What other threads read or write, under one lock (one per request, made with it).
+    private struct Shared {
+        var handoff = Handoff.receiving
+        var stream: HTTPResponseStream?
+    }
+    private let shared = Locked(Shared())
+
+    /// Runs `body` on the hand-off state under the lock.
+    private func withHandoff<Result>(_ body: (inout Handoff) -> Result) -> Result {
+        shared.withLock { body(&$0.handoff) }
+    }
 
     init(method: HTTPRequest.Method, path: String) {
         self.method = method
@@ -61,7 +71,7 @@ final class RequestContext: @unchecked Sendable {
     /// connection was suspended waiting for it, `resume` is called, under the same lock, so once
     /// anyone has seen the answer stored the connection has been resumed.
     func offer(_ response: Response, resume: () -> Void) -> Bool {
-        handoff.withLock { handoff in
+        withHandoff { handoff in
             switch handoff {
             case .waiting:
                 handoff = .ready(response)
@@ -80,7 +90,7 @@ final class RequestContext: @unchecked Sendable {
     /// takes the answer if it is already there, otherwise suspends the connection (under the
     /// lock, so an answer arriving concurrently always finds it suspended and resumes it).
     func takeResponseOrSuspend(_ suspend: () -> Void) -> Response? {
-        handoff.withLock { handoff in
+        withHandoff { handoff in
             switch handoff {
             case .ready(let response):
                 handoff = .delivered
@@ -97,7 +107,7 @@ final class RequestContext: @unchecked Sendable {
 
     /// Takes the stored response after a resume.
     func takeResponse() -> Response? {
-        handoff.withLock { handoff in
+        withHandoff { handoff in
             guard case .ready(let response) = handoff else { return nil }
             handoff = .delivered
             return response
@@ -106,7 +116,7 @@ final class RequestContext: @unchecked Sendable {
 
     /// Whether the request has not been answered yet (still arriving, or with the responder).
     var isAwaitingResponse: Bool {
-        handoff.withLock {
+        withHandoff {
             switch $0 {
             case .receiving, .waiting, .suspended: true
             case .ready, .delivered: false
@@ -116,18 +126,18 @@ final class RequestContext: @unchecked Sendable {
 
     /// Marks the body complete and the responder at work.
     func startWaiting() {
-        handoff.withLock { $0 = .waiting }
+        withHandoff { $0 = .waiting }
     }
 
     /// Whether the connection is suspended waiting for the responder.
     var isSuspendedForResponse: Bool {
-        handoff.withLock { if case .suspended = $0 { true } else { false } }
+        withHandoff { if case .suspended = $0 { true } else { false } }
     }
 
     /// Marks the request answered without the responder (a refusal queued directly).
     func markAnswered() {
         phase = .answered
-        handoff.withLock { $0 = .delivered }
+        withHandoff { $0 = .delivered }
     }
 
 }
