@@ -59,9 +59,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Writes a whole value.
     public static func encode(_ value: JSONValue) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.value(value)
-        return writer.bytes
+        bytes(capacity: 1024) { $0.value(value) }
     }
 
     /// The length of a value's compact encoding and a hash of its bytes (equal values written

@@ -182,24 +182,24 @@ public enum StateDocument {
 
     /// `{"pages": [...]}`, each page as it would be sent to replace the list.
     static func pages(_ pager: Pager) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + pager.count * 128)
-        w.beginObject()
-        w.field("pages")
-        w.beginArray()
-        for page in pager.pages { write(page, &w) }
-        w.endArray()
-        w.endObject()
-        return w.bytes
+        JSONWriter.bytes(capacity: 256 + pager.count * 128) { w in
+            w.beginObject()
+            w.field("pages")
+            w.beginArray()
+            for page in pager.pages { write(page, &w) }
+            w.endArray()
+            w.endObject()
+        }
     }
 
     /// `{"previous": summary or null, "next": summary or null}`.
     static func neighbors(_ pager: Pager) -> [UInt8] {
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.field("previous"); summary(pager.previousSummary, &w)
-        w.field("next"); summary(pager.nextSummary, &w)
-        w.endObject()
-        return w.bytes
+        JSONWriter.bytes(capacity: 256) { w in
+            w.beginObject()
+            w.field("previous"); summary(pager.previousSummary, &w)
+            w.field("next"); summary(pager.nextSummary, &w)
+            w.endObject()
+        }
     }
 
     static func write(_ page: Page, _ w: inout JSONWriter) {

@@ -7,9 +7,10 @@ extension Pager {
         return page.title.isEmpty ? page.id : page.title
     }
 
-    /// `text` written for page `position`; after its label and ", " when `afterLabel`.
-    func formatted(_ text: String, at position: Int, afterLabel: Bool = false) -> String {
-        let label = label(of: position)
+    /// `text` written for page `position`, whose label is `label`; after the label and ", "
+    /// when `afterLabel`.
+    func formatted(_ text: String, at position: Int, label: String? = nil, afterLabel: Bool = false) -> String {
+        let label = label ?? self.label(of: position)
         return AccessibilityText.format(
             text, position: position + 1, count: pages.count, title: pages[position].title, label: label,
             leading: afterLabel ? label : nil)
@@ -27,9 +28,10 @@ extension Pager {
     public func tabAccessibility(at position: Int) -> TabAccessibility {
         let selected = position == index
         let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
+        let label = label(of: position)
         return TabAccessibility(
-            label: label(of: position), hint: hint,
-            value: formatted(settings.accessibilityText.tabValueFormat, at: position), selected: selected,
+            label: label, hint: hint,
+            value: formatted(settings.accessibilityText.tabValueFormat, at: position, label: label), selected: selected,
             traits: selected ? Self.selectedTraits : Self.tabTraits, actions: selected ? [] : Self.tabActions)
     }
 

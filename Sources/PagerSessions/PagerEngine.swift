@@ -298,19 +298,18 @@ public actor PagerEngine {
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
         // A change that also asks for the trailing action is published as that request (SPEC §5.3);
         // one that changed only the timer, as `autoAdvanceChanged` (§5.10).
-        let kind = { [indexBefore = session.pager.index] () -> SessionEventKind in
+        let kind: SessionEventKind =
             outcome.actionRequested != nil
-                ? .actionRequested
-                : outcome.onlyTimerChanged
-                    ? .autoAdvanceChanged : .of(command, movedFrom: indexBefore, to: outcome.pager.index)
-        }
+            ? .actionRequested
+            : outcome.onlyTimerChanged
+                ? .autoAdvanceChanged : .of(command, movedFrom: session.pager.index, to: outcome.pager.index)
         let positionOnly =
             command.changesPositionOnly && outcome.pager.settings.autoAdvance == session.pager.settings.autoAdvance
         let commit: Commit?
         do {
             commit = try record(
                 outcome.pager, of: session,
-                event: SessionEvent(kind: kind(), snapshot: SessionSnapshot(id: id, pager: outcome.pager)),
+                event: SessionEvent(kind: kind, snapshot: SessionSnapshot(id: id, pager: outcome.pager)),
                 lastUsed: now,
                 positionOnly: positionOnly)
         } catch {

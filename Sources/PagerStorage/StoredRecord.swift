@@ -20,20 +20,23 @@ enum StoredRecord {
 
     /// The pages, catalog and settings.
     static func document(of pager: Pager) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + pager.count * 128)
-        w.beginArray()
-        w.int(formatVersion)
-        pages(pager.pages, &w)
-        pages(pager.catalog, &w)
-        settings(pager.settings, &w)
-        w.endArray()
-        return w.bytes
+        JSONWriter.bytes(capacity: 256 + pager.count * 128) { w in
+            w.beginArray()
+            w.int(formatVersion)
+            pages(pager.pages, &w)
+            pages(pager.catalog, &w)
+            settings(pager.settings, &w)
+            w.endArray()
+        }
     }
 
     /// The index, the transition, the overscroll and the auto-advance timer; the last two were
     /// added later and are left out when there is neither.
     static func position(of pager: Pager) -> [UInt8] {
-        var w = JSONWriter(capacity: 64)
+        JSONWriter.bytes(capacity: 64) { w in writePosition(of: pager, &w) }
+    }
+
+    private static func writePosition(of pager: Pager, _ w: inout JSONWriter) {
         w.beginArray()
         if let index = pager.index { w.int(index) } else { w.null() }
         if let transition = pager.transition {
@@ -68,7 +71,6 @@ enum StoredRecord {
             w.endArray()
         }
         w.endArray()
-        return w.bytes
     }
 
     private static func pages(_ pages: [Page], _ w: inout JSONWriter) {
