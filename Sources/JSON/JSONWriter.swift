@@ -176,7 +176,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// that reads back to the same Double. Non-finite values, which JSON cannot hold, print null.
     public mutating func number(_ value: Double) {
         separate()
-        guard value.isFinite else { append("null"); return }
+        guard value.isFinite else { writeLiteral("null"); return }
         // Int(value) truncates in one instruction; `rounded()` would call the C library.
         if abs(value) < 1e15, Double(Int(value)) == value {
             appendDigits(Int(value))

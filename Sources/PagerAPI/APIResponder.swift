@@ -91,15 +91,15 @@ public struct APIResponder: HTTPResponder {
     /// Answers on the server thread when the matched route can without waiting (a command on
     /// sessions kept in memory, a read of a session held here); nil otherwise, with nothing done.
     public func respondImmediately(to request: Request) -> Response? {
-        let started = ContinuousClock.now
         guard
             case .found(let route, let parameters) = router.match(
                 method: Self.routed(request.method), path: request.path),
             let immediate = route.immediate
         else { return nil }
+        let started = ContinuousClock.now
         let response: Response
-        if route.pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
-            response = failure.response
+        if let refusal = authorizationRefusal(for: route.pattern, request) {
+            response = refusal
         } else {
             do {
                 guard let answer = try immediate(RouteContext(request: request, parameters: parameters)) else {
@@ -127,6 +127,12 @@ public struct APIResponder: HTTPResponder {
         return response
     }
 
+    /// The answer to a request for a `/v1` pattern without the token it needs; nil when allowed.
+    private func authorizationRefusal(for pattern: String, _ request: Request) -> Response? {
+        guard pattern.hasPrefix("/v1/") else { return nil }
+        return authorizationFailure(request)?.response
+    }
+
     /// The method a request is routed by: HEAD as GET.
     private static func routed(_ method: HTTPRequest.Method) -> HTTPRequest.Method { method == .head ? .get : method }
 
@@ -137,9 +143,7 @@ public struct APIResponder: HTTPResponder {
         }
         switch router.match(method: method, path: request.path) {
         case .found(let route, let parameters):
-            if route.pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
-                return (failure.response, route.pattern)
-            }
+            if let refusal = authorizationRefusal(for: route.pattern, request) { return (refusal, route.pattern) }
             do {
                 return (try await route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
             } catch {
@@ -147,9 +151,7 @@ public struct APIResponder: HTTPResponder {
             }
         case .methodNotAllowed(let allowed, let pattern):
             // Without the token, a /v1 path tells nothing, not even which methods it has.
-            if pattern.hasPrefix("/v1/"), let failure = authorizationFailure(request) {
-                return (failure.response, pattern)
-            }
+            if let refusal = authorizationRefusal(for: pattern, request) { return (refusal, pattern) }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
                 status: 405, code: "method_not_allowed",

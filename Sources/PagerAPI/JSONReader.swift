@@ -21,9 +21,10 @@ public struct JSONReader {
     /// The full path of member `key`.
     public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    /// Refuses any member not in `known`.
-    public func allowOnly(_ known: Set<String>) throws(PagerError) {
-        for key in object.keys where !known.contains(key) {
+    /// Refuses any member not in `known`: an array (a literal list allocates nothing; the lists
+    /// are short) or a set.
+    public func allowOnly(_ known: some Collection<String>) throws(PagerError) {
+        for (key, _) in object where !known.contains(key) {
             throw .invalid(
                 field: field(key), "Unknown member; expected one of \(known.sorted().joined(separator: ", ")).")
         }

@@ -16,6 +16,22 @@ func call<T: Sendable>(
     }
 }
 
+/// Runs one call on the shard that holds session `id` now, on the calling thread, for a route
+/// answering at once: nil, with nothing run, when the session is not held here and a shared
+/// store must load it first (which needs waiting); otherwise the result, or the API's refusal.
+func callNow<T: Sendable>(
+    _ engines: PagerEngines, session id: SessionID,
+    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+) throws(APIError) -> T? {
+    do {
+        return try engines.shard(for: id).immediately(operation)
+    } catch .sessionNotFound where engines.store?.isShared == true {
+        return nil
+    } catch {
+        throw APIError(engineError: error)
+    }
+}
+
 /// Runs `operation` on the shard of session `id`. With a shared store, a session the shard does
 /// not hold is loaded from the store first (another instance made it, or this one let its copy
 /// go), and `operation` runs again.

@@ -26,19 +26,11 @@ struct SessionRoutes {
             return response
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
-            // Unless a shared store must first load the session, which needs waiting.
             let id = try context.sessionID()
-            let snapshot: SessionSnapshot
-            do throws(EngineError) {
-                snapshot = try engines.shard(for: id).immediately { engine throws(EngineError) in
-                    try engine.snapshot(of: id)
-                }
-            } catch .sessionNotFound where engines.store?.isShared == true {
-                return nil
-            } catch {
-                throw APIError(engineError: error)
+            let snapshot = try callNow(engines, session: id) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
             }
-            return Self.stateOrNotModified(snapshot, context)
+            return snapshot.map { Self.stateOrNotModified($0, context) }
         } _: { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
@@ -185,21 +177,20 @@ struct SessionRoutes {
         _ parse: @escaping @Sendable (RouteContext) throws(APIError) -> PagerCommand
     ) {
         let engines = self.engines
-        router.add(method, pattern) { context throws(APIError) in
-            // Without a store nothing is waited for: no commit, no copy to load or to lose.
-            guard engines.store == nil else { return nil }
-            let command = try parse(context)
-            let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let result: CommandResult
-            do throws(EngineError) {
-                result = try engines.shard(for: id).immediately { engine throws(EngineError) in
+        // Only without a store is nothing waited for (no commit, no copy to load or to lose), so
+        // only then is a command answered at once.
+        var immediate: ImmediateRouteHandler?
+        if engines.store == nil {
+            immediate = { context throws(APIError) -> Response? in
+                let command = try parse(context)
+                let id = try context.sessionID(), precondition = context.request.versionPrecondition
+                let result = try callNow(engines, session: id) { engine throws(EngineError) -> CommandResult in
                     try engine.apply(command, to: id, precondition: precondition)
                 }
-            } catch {
-                throw APIError(engineError: error)
+                return result.map { stateResponse($0.snapshot, outcome: $0.outcome) }
             }
-            return stateResponse(result.snapshot, outcome: result.outcome)
-        } _: { context throws(APIError) in
+        }
+        router.add(method, pattern, immediate: immediate) { context throws(APIError) in
             let command = try parse(context)
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
             let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in

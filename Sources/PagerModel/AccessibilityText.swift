@@ -48,7 +48,8 @@ public struct AccessibilityText: Sendable, Equatable {
         _ text: String, position: Int, count: Int, title: String, label: String, leading: String? = nil
     ) -> String {
         var text = text, title = title, label = label, leading = leading ?? ""
-        // Each placeholder at most once per byte of `text`, and an Int takes at most 20 bytes.
+        // A placeholder takes at least three bytes of `text` (`{x}`), and its value at most the
+        // longer of the title, the label and 20 bytes (an Int).
         let placeholders = text.utf8.count / 3 + 1
         let capacity =
             leading.utf8.count + 2 + text.utf8.count + placeholders * max(20, title.utf8.count, label.utf8.count)
@@ -60,19 +61,8 @@ public struct AccessibilityText: Sendable, Equatable {
                 written += bytes.count
             }
             func append(_ number: Int) {
-                var value = number.magnitude
-                var digits = 0
-                repeat {
-                    digits += 1
-                    value /= 10
-                } while value > 0
-                if number < 0 { buffer[written] = UInt8(ascii: "-"); written += 1 }
-                value = number.magnitude
-                for at in stride(from: written + digits - 1, through: written, by: -1) {
-                    buffer[at] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                written += digits
+                var digits = String(number)  // a short string: kept inline, nothing allocated
+                digits.withUTF8 { append($0) }
             }
             if !leading.isEmpty {
                 leading.withUTF8 { append($0) }
@@ -111,15 +101,7 @@ public struct AccessibilityText: Sendable, Equatable {
         }
 
         private static func spells(_ name: Slice<UnsafeBufferPointer<UInt8>>, _ word: StaticString) -> Bool {
-            guard name.count == word.utf8CodeUnitCount else { return false }
-            return word.withUTF8Buffer { letters in
-                var at = 0
-                for byte in name {
-                    guard byte == letters[at] else { return false }
-                    at += 1
-                }
-                return true
-            }
+            word.withUTF8Buffer { name.elementsEqual($0) }
         }
     }
 

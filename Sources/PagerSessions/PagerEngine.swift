@@ -296,13 +296,7 @@ public actor PagerEngine {
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
-        // A change that also asks for the trailing action is published as that request (SPEC §5.3);
-        // one that changed only the timer, as `autoAdvanceChanged` (§5.10).
-        let kind: SessionEventKind =
-            outcome.actionRequested != nil
-            ? .actionRequested
-            : outcome.onlyTimerChanged
-                ? .autoAdvanceChanged : .of(command, movedFrom: session.pager.index, to: outcome.pager.index)
+        let kind = SessionEventKind.of(command, outcome, movedFrom: session.pager.index)
         let positionOnly =
             command.changesPositionOnly && outcome.pager.settings.autoAdvance == session.pager.settings.autoAdvance
         let commit: Commit?
@@ -658,12 +652,14 @@ public actor PagerEngine {
             if let due = before.timer.dueAt, due > now { schedule(session) }
             return
         }
-        let event = SessionEvent(
-            kind: .of(.tick, movedFrom: before.index, to: outcome.pager.index),
-            snapshot: SessionSnapshot(id: session.id, pager: outcome.pager), cause: .autoAdvance, move: outcome.move)
         do {
             _ = try record(
-                outcome.pager, of: session, event: event, lastUsed: session.lastUsed,
+                outcome.pager, of: session,
+                event: SessionEvent(
+                    kind: .of(.tick, outcome, movedFrom: before.index),
+                    snapshot: SessionSnapshot(id: session.id, pager: outcome.pager), cause: .autoAdvance,
+                    move: outcome.move),
+                lastUsed: session.lastUsed,
                 positionOnly: outcome.pager.settings.autoAdvance == before.settings.autoAdvance)
         } catch {
             // The store refuses changes for now; the session keeps its state and tries again.

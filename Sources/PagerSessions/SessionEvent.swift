@@ -23,17 +23,22 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     /// shared store's session moved on in ways this process could not follow one by one.
     case state
 
-    /// The kind for a command that changed state and moved the index from `before` to `after`.
-    static func of(_ command: PagerCommand, movedFrom before: Int?, to after: Int?) -> SessionEventKind {
+    /// The kind of the event for `command`, which changed state as `outcome` reports, from index
+    /// `before`: a change that also asks for the trailing action is published as that request
+    /// (SPEC §5.3), one that changed only the timer or the auto-advance setting as
+    /// `autoAdvanceChanged` (§5.10).
+    static func of(_ command: PagerCommand, _ outcome: PagerOutcome, movedFrom before: Int?) -> SessionEventKind {
+        if outcome.actionRequested != nil { return .actionRequested }
+        if outcome.onlyTimerChanged { return .autoAdvanceChanged }
+        let moved = before != outcome.pager.index
         switch command {
-        case .next, .previous, .select, .endTransition:
-            return before != after ? .pageChanged : .transition
+        case .next, .previous, .select, .endTransition: return moved ? .pageChanged : .transition
         case .scroll, .beginTransition: return .transition
         case .insert, .insertFromCatalog, .remove, .update, .replacePages: return .pagesChanged
         case .push, .pop: return .stackChanged
         case .updateSettings: return .settingsChanged
         case .autoAdvance: return .autoAdvanceChanged
-        case .tick: return before != after ? .pageChanged : .autoAdvanceChanged
+        case .tick: return moved ? .pageChanged : .autoAdvanceChanged
         }
     }
 }

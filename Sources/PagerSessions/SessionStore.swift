@@ -119,8 +119,8 @@ public struct StoreStatistics: Sendable, Equatable {
 /// One change for a store to keep.
 public enum SessionChange: Sendable {
     /// A session's new state, used at `lastUsed` (seconds since 1970). `positionOnly` says that
-    /// only the index, the transition and the version differ from the previous state saved, so
-    /// a store may write just those.
+    /// only the position differs from the previous state saved (the index, the transition, the
+    /// overscroll, the auto-advance timer and the version), so a store may write just those.
     case save(SessionID, Pager, lastUsed: Double, positionOnly: Bool)
     /// The session is gone. With `version`, only when it is at that version: a shared store then
     /// answers a conflict when another process changed it first (and so `If-Match` holds there

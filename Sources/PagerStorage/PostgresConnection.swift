@@ -78,14 +78,14 @@ final class PostgresConnection {
     func execute(_ sql: String) throws(PostgresError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
-        try check(result, sql: sql)
+        try check(result)
     }
 
     /// Prepares `sql` under `name` for ``transaction(_:)``.
     func prepare(_ name: String, _ sql: String) throws(PostgresError) {
         let result = PQprepare(handle, name, sql, 0, nil)
         defer { PQclear(result) }
-        try check(result, sql: sql)
+        try check(result)
     }
 
     /// Runs `sql` with `parameters`, calling `row` for each row of the result.
@@ -96,7 +96,7 @@ final class PostgresConnection {
             PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
         }
         defer { PQclear(result) }
-        try check(result, sql: sql)
+        try check(result)
         for index in 0..<PQntuples(result) { try row(Row(result: result, index: index)) }
     }
 
@@ -108,7 +108,7 @@ final class PostgresConnection {
             PQexecPrepared(handle, name, count, values, lengths, formats, 1)
         }
         defer { PQclear(result) }
-        try check(result, sql: name)
+        try check(result)
         for index in 0..<PQntuples(result) { try row(Row(result: result, index: index)) }
     }
 
@@ -212,14 +212,6 @@ final class PostgresConnection {
             return Array(value)
         }
 
-        /// A `boolean` column.
-        func bool(_ column: Int32) throws(PostgresError) -> Bool {
-            guard let value = bytes(column), value.count == 1 else {
-                throw PostgresError("column \(column) is not a boolean")
-            }
-            return value[0] != 0
-        }
-
         /// A `bigint` column.
         func int(_ column: Int32) throws(PostgresError) -> Int {
             guard let value = bytes(column), value.count == 8 else {
@@ -239,7 +231,7 @@ final class PostgresConnection {
 
     // MARK: - Plumbing
 
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+    private func check(_ result: OpaquePointer?) throws(PostgresError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return
         default: throw PostgresError(result: result, handle: handle)

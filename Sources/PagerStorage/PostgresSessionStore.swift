@@ -456,19 +456,15 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// Fails `batch` and everything queued behind it, then refuses submissions for the retry
     /// delay: nothing built on a failed change is ever committed.
     private func fail(_ batch: [Work], error: any Error) {
-        let reason = "\(place): a commit failed: \(error)"
-        options.log(reason)
-        let behind = queue.refuse(reason)
-        let failure = StoreError(reason)
-        for work in batch + behind {
+        queue.failAll(
+            batch, reason: "\(place): a commit failed: \(error)", pause: options.retryDelay, log: options.log
+        ) { work, failure in
             switch work {
             case .change(_, _, let completion): completion?(failure)
             case .load(_, let completion): completion(.failure(failure))
             case .expire(_, let completion): completion()
             }
         }
-        Thread.sleep(forTimeInterval: options.retryDelay)
-        queue.endRefusal()
     }
 
     /// The statement that keeps `change` and announces it: a creation (version 1) is inserted
@@ -500,11 +496,12 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     parameters: [.text(id), .int(pager.version), .bytes(position), .double(lastUsed), .text(payload)])
             }
             let document = StoredRecord.document(of: pager)
-            var payload = header + "\n" + String(decoding: position, as: UTF8.self) + "\n"
-            payload += String(decoding: document, as: UTF8.self)
-            if payload.utf8.count > Self.maxPayload {
-                payload = "\(instance) U \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue)"
-            }
+            // Too large to announce whole: a notice to load it (measured before anything is copied).
+            let payload =
+                header.utf8.count + position.count + document.count + 2 > Self.maxPayload
+                ? "\(instance) U \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue)"
+                : header + "\n" + String(decoding: position, as: UTF8.self) + "\n"
+                    + String(decoding: document, as: UTF8.self)
             return .init(
                 name: "save",
                 parameters: [

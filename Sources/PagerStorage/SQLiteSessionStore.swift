@@ -278,13 +278,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     /// Fails `batch` and everything queued behind it, then refuses submissions for the retry
     /// delay: nothing built on a failed change is ever committed.
     private func fail(_ batch: [Pending], error: any Error) {
-        let reason = "\(options.path): a commit failed: \(error)"
-        options.log(reason)
-        let behind = queue.refuse(reason)
-        let failure = StoreError(reason)
-        for pending in batch + behind { pending.completion?(failure) }
-        Thread.sleep(forTimeInterval: options.retryDelay)
-        queue.endRefusal()
+        queue.failAll(
+            batch, reason: "\(options.path): a commit failed: \(error)", pause: options.retryDelay, log: options.log
+        ) { pending, failure in pending.completion?(failure) }
     }
 
     /// Folds the journal into the table: one write per session changed since the last

@@ -74,6 +74,19 @@ final class WriterQueue<Work>: @unchecked Sendable {
     /// Accepts changes again.
     func endRefusal() { condition.withLock { refusal = nil } }
 
+    /// What the writer does after a failed commit, the same in every store: logs `reason`, fails
+    /// the batch and everything still waiting (`fail` answers one piece of work), refuses new
+    /// changes for `pause` seconds, then accepts them again.
+    func failAll(
+        _ batch: [Work], reason: String, pause: Double, log: (String) -> Void, fail: (Work, StoreError) -> Void
+    ) {
+        log(reason)
+        let failure = StoreError(reason)
+        for work in batch + refuse(reason) { fail(work, failure) }
+        Thread.sleep(forTimeInterval: pause)
+        endRefusal()
+    }
+
     /// Counts a committed transaction carrying `changes` changes.
     func recordCommit(changes: Int) {
         condition.withLock {
