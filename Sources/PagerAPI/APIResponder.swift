@@ -218,7 +218,8 @@ public struct APIResponder: HTTPResponder {
         router.add(.get, "/metrics") { _ in
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
-                sessions: sessions, evictions: evictions, liveRequests: options.liveRequests(),
+                sessions: sessions, sessionBytes: engines.storedBytes, readCacheBytes: engines.readCacheBytes,
+                evictions: evictions, liveRequests: options.liveRequests(),
                 subscribers: subscribers,
                 storage: engines.store?.statistics)
             return Response(

@@ -26,17 +26,17 @@ struct SessionRoutes {
             return response
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
-            let id = try context.sessionID()
-            let snapshot = try callNow(engines, session: id) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
+            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            let read = try callNow(engines, session: id) { engine throws(EngineError) in
+                try engine.read(id, unlessVersionIn: unchanged)
             }
-            return snapshot.map { Self.stateOrNotModified($0, context) }
+            return read.map(stateOrNotModified)
         } _: { context throws(APIError) in
-            let id = try context.sessionID()
-            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
+            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            let read = try await call(engines, session: id) { engine throws(EngineError) in
+                try engine.read(id, unlessVersionIn: unchanged)
             }
-            return Self.stateOrNotModified(snapshot, context)
+            return stateOrNotModified(read)
         }
         router.add(.patch, "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
@@ -121,14 +121,26 @@ struct SessionRoutes {
 
     // MARK: - Plumbing
 
-    /// The state, or 304 when the request's If-None-Match names its version.
-    private static func stateOrNotModified(_ snapshot: SessionSnapshot, _ context: RouteContext) -> Response {
-        if let header = context.request.headers.value(of: .ifNoneMatch),
-            ETag.precondition(from: header).accepts(snapshot.version)
-        {
-            return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
+    /// The versions the request's If-None-Match names, which it gets a 304 for.
+    private static func notModifiedVersions(_ context: RouteContext) -> VersionPrecondition? {
+        context.request.headers.value(of: .ifNoneMatch).map(ETag.precondition(from:))
+    }
+
+    /// The state document, or 304 when the reader has the version. A document the engine did
+    /// not keep is written here, outside the engine, and handed back for the reads after it.
+    private func stateOrNotModified(_ read: SessionRead) -> Response {
+        switch read {
+        case .unchanged(let version):
+            return Response(status: 304, headers: [.eTag: ETag.header(for: version)])
+        case .written(let version, let bytes):
+            return jsonBytesResponse(bytes, version: version)
+        case .state(let snapshot):
+            let bytes = StateDocument.encode(snapshot)
+            engines.shard(for: snapshot.id).immediately { engine in
+                engine.keep(bytes, asReadOf: snapshot.id, version: snapshot.version)
+            }
+            return jsonBytesResponse(bytes, version: snapshot.version)
         }
-        return stateResponse(snapshot)
     }
 
     /// Applies a PATCH body, a merge patch of the settings (RFC 7396), without decoding under the

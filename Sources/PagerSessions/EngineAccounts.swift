@@ -2,13 +2,15 @@ import Foundation
 import Synchronization
 
 /// The counts that limits apply to across every shard of a ``PagerEngines``: live sessions,
-/// session data bytes, event subscribers, and subscribers by client address. A shard reserves
+/// session data bytes, the read cache's bytes, event subscribers, and subscribers by client
+/// address. A shard reserves
 /// before it stores and releases when it forgets, so a limit holds for the whole server, not per
 /// shard. Every operation is O(1): an atomic compare-and-swap, or one dictionary entry under a
 /// lock of its own that nothing else is taken under.
 public final class EngineAccounts: Sendable {
     let sessions = Atomic<Int>(0)
     let storedBytes = Atomic<Int>(0)
+    let readCacheBytes = Atomic<Int>(0)
     let subscribers = Atomic<Int>(0)
     private let addressLock = NSLock()
     // Guarded by `addressLock`.
@@ -21,6 +23,8 @@ public final class EngineAccounts: Sendable {
     public var sessionCount: Int { sessions.load(ordering: .relaxed) }
     /// Session data held by all shards, as budgets count it.
     public var storedByteCount: Int { storedBytes.load(ordering: .relaxed) }
+    /// Bytes of state documents kept for reads in all shards (``PagerEngine/read(_:unlessVersionIn:)``).
+    public var readCacheByteCount: Int { readCacheBytes.load(ordering: .relaxed) }
     /// Event subscribers in all shards.
     public var subscriberCount: Int { subscribers.load(ordering: .relaxed) }
 

@@ -17,6 +17,12 @@ public struct EngineLimits: Sendable, Equatable {
     /// The most session data all sessions together may hold, as ``Pager/storedBytes`` counts it.
     public var memoryBudgetBytes: Int
 
+    /// The most bytes the read cache may hold across all shards, besides the session data: an
+    /// eighth of ``memoryBudgetBytes``. It keeps each session's state document as readers get it
+    /// from the first read of a state until the state changes, and is never a reason to refuse
+    /// anything: when it is full, a read writes the document without keeping it.
+    public var readCacheBudgetBytes: Int { memoryBudgetBytes / 8 }
+
     /// The default ``memoryBudgetBytes``: 512 MiB.
     public static let defaultMemoryBudgetBytes = 512 << 20
 

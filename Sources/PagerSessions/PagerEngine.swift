@@ -39,8 +39,15 @@ public actor PagerEngine {
         /// The newest state applied.
         var pager: Pager
         /// The newest state the store has made durable; nil until the creation commits. Without
-        /// a store, always `pager`.
-        var durable: Pager?
+        /// a store, always `pager`. A new durable state drops the read cache's form of the old.
+        var durable: Pager? {
+            didSet { if readForm != nil { forgetReadForm() } }
+        }
+        /// `durable` as readers get it, kept after the first read of this state (see
+        /// ``PagerEngine/read(_:unlessVersionIn:)``); its capacity counts in
+        /// `accounts.readCacheBytes`.
+        private(set) var readForm: [UInt8]?
+        let accounts: EngineAccounts
         /// Changes submitted to the store and not yet settled.
         var inFlight = 0
         /// A delete waits for its commit: commands see no session, reads still do.
@@ -59,12 +66,28 @@ public actor PagerEngine {
         /// Its place in `timers`; −1 when not queued.
         var timerSlot = -1
 
-        init(id: SessionID, pager: Pager, durable: Pager?, lastUsed: Double) {
+        init(id: SessionID, pager: Pager, durable: Pager?, lastUsed: Double, accounts: EngineAccounts) {
             self.id = id
             self.pager = pager
             self.durable = durable
             self.lastUsed = lastUsed
             self.storedUse = lastUsed
+            self.accounts = accounts
+        }
+
+        /// Keeps `bytes` as the read form of the durable state if the read cache has room for
+        /// them under `budget`.
+        func keepReadForm(_ bytes: [UInt8], budget: Int) {
+            guard readForm == nil, EngineAccounts.reserve(accounts.readCacheBytes, bytes.capacity, limit: budget)
+            else { return }
+            readForm = bytes
+        }
+
+        /// Drops the read form, giving its bytes back to the read cache.
+        func forgetReadForm() {
+            guard let readForm else { return }
+            EngineAccounts.release(accounts.readCacheBytes, readForm.capacity)
+            self.readForm = nil
         }
 
         /// The session as commands see it: created durably and not being deleted.
@@ -207,7 +230,7 @@ public actor PagerEngine {
                 throw error
             }
         }
-        let session = Session(id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now)
+        let session = Session(id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now, accounts: accounts)
         if commit != nil { session.inFlight = 1 }
         sessions[id] = session
         idleOrder.append(session)
@@ -220,7 +243,7 @@ public actor PagerEngine {
     public func restore(_ id: SessionID, pager: Pager, idleSeconds: Double) {
         precondition(sessions[id] == nil, "a session is restored twice")
         let lastUsed = clock.now() - max(0, idleSeconds)
-        let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed)
+        let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed, accounts: accounts)
         sessions[id] = session
         idleOrder.append(session)
         schedule(session)
@@ -253,6 +276,31 @@ public actor PagerEngine {
         }
         touch(session, now: now)
         return SessionSnapshot(id: id, pager: durable)
+    }
+
+    /// Session `id`'s durable state for a reader, counting as use: only its version when
+    /// `unchanged` accepts that version (the reader has it already); otherwise the form a
+    /// reader gets, when the read cache keeps it, or else the state itself, to be written
+    /// outside the engine and handed back with ``keep(_:asReadOf:version:)``.
+    public func read(_ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?) throws(EngineError) -> SessionRead {
+        let now = clock.now()
+        guard let session = liveSession(id, now: now), let version = session.durable?.version else {
+            throw .sessionNotFound
+        }
+        touch(session, now: now)
+        if let unchanged, unchanged.accepts(version) { return .unchanged(version: version) }
+        if let form = session.readForm { return .written(version: version, bytes: form) }
+        return .state(SessionSnapshot(id: id, pager: session.durable!))
+    }
+
+    /// Keeps `bytes`, the form a reader gets of session `id`'s state at `version`, for later
+    /// reads of that state: only while it is still the durable state, and only if the read
+    /// cache, which holds at most ``EngineLimits/readCacheBudgetBytes`` across all shards, has
+    /// room. A read cache that is full keeps nothing more until a kept form's state changes or
+    /// its session goes.
+    public func keep(_ bytes: [UInt8], asReadOf id: SessionID, version: Int) {
+        guard let session = sessions[id], session.durable?.version == version else { return }
+        session.keepReadForm(bytes, budget: limits.readCacheBudgetBytes)
     }
 
     /// The newest state applied, which may not be durable yet: what the next command applies
@@ -463,7 +511,7 @@ public actor PagerEngine {
         if let session = sessions[stored.id] {
             return absorb(session, stored.pager, kind: .state, cause: .request)
         }
-        let session = Session(id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now)
+        let session = Session(id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
         session.storedUse = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
         sessions[stored.id] = session
         idleOrder.append(session)
@@ -588,6 +636,7 @@ public actor PagerEngine {
         timers.remove(session)
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
+        session.forgetReadForm()
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
         let event = SessionEvent(
             kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager), cause: cause)

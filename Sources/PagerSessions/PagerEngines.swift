@@ -127,6 +127,9 @@ public final class PagerEngines: Sendable {
     /// Session data held by all shards.
     public var storedBytes: Int { accounts.storedByteCount }
 
+    /// State documents kept for reads by all shards, in bytes (see ``EngineLimits/readCacheBudgetBytes``).
+    public var readCacheBytes: Int { accounts.readCacheByteCount }
+
     /// Sessions evicted for idling since start, in all shards.
     public var evictions: Int { shards.reduce(0) { total, shard in total + shard.immediately { $0.evictions } } }
 

@@ -1,0 +1,10 @@
+/// What ``PagerEngine/read(_:unlessVersionIn:)`` found for a reader of a session's state.
+public enum SessionRead: Sendable {
+    /// The reader has this version already.
+    case unchanged(version: Int)
+    /// The state at `version`, as readers get it, kept from an earlier read.
+    case written(version: Int, bytes: [UInt8])
+    /// The state, not written yet: the reader writes it, and may hand the bytes back with
+    /// ``PagerEngine/keep(_:asReadOf:version:)`` for the reads after it.
+    case state(SessionSnapshot)
+}
