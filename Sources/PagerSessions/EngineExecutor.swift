@@ -17,7 +17,7 @@ import Synchronization
 /// The executor records which thread holds the lock, so "running on the engine" means exactly
 /// "on the thread that holds the lock": a task started from inside is not, whichever thread
 /// runs it.
-final class EngineExecutor: SerialExecutor, @unchecked Sendable {
+@usableFromInline final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: `lock` is made for use from any thread; `owner` is atomic.
     /// An `NSLock` (a POSIX mutex, which ThreadSanitizer sees; it cannot see `Synchronization.Mutex`).
     private let lock = NSLock()
@@ -25,7 +25,7 @@ final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     /// The thread holding the lock; 0 when none does.
     private let owner = Atomic<UInt>(0)
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    @usableFromInline func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async {
             self.runExclusively { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
@@ -35,7 +35,7 @@ final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     /// Runs `body` holding the lock, on the calling thread; waits only while other work holds it.
     /// Calling it again from inside `body` is a programming error and traps rather than
     /// deadlocking.
-    func runExclusively(_ body: () -> Void) {
+    @usableFromInline func runExclusively(_ body: () -> Void) {
         let me = Self.currentThread
         precondition(owner.load(ordering: .relaxed) != me, "the engine is already held by this thread")
         lock.lock()
@@ -48,11 +48,11 @@ final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// True on the thread inside `runExclusively`, so `assumeIsolated` accepts the engine there.
-    func isIsolatingCurrentContext() -> Bool? {
+    @usableFromInline func isIsolatingCurrentContext() -> Bool? {
         owner.load(ordering: .relaxed) == Self.currentThread
     }
 
-    func checkIsolated() {
+    @usableFromInline func checkIsolated() {
         precondition(isIsolatingCurrentContext() == true, "not running on the engine")
     }
 

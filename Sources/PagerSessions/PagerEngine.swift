@@ -117,7 +117,7 @@ public actor PagerEngine {
     /// Whether `wake` knows this engine yet (it is told at the first timer).
     private var registered = false
     private let makeID: @Sendable () -> SessionID
-    private let executor = EngineExecutor()
+    @usableFromInline let executor = EngineExecutor()
     private var sessions: [SessionID: Session] = [:]
     private var idleOrder = IdleOrder()
     /// Sessions with subscribers (those not in `idleOrder`), whose use the store is told of.
@@ -169,7 +169,7 @@ public actor PagerEngine {
 
     /// Runs `body` on the engine now, on the calling thread, waiting only for work already
     /// running on it. `body` must not call `immediately` again.
-    public nonisolated func immediately<T: Sendable, E: Error>(
+    @inlinable public nonisolated func immediately<T: Sendable, E: Error>(
         _ body: @Sendable (isolated PagerEngine) throws(E) -> T
     ) throws(E) -> T {
         var result: Result<T, E>?
@@ -230,7 +230,8 @@ public actor PagerEngine {
                 throw error
             }
         }
-        let session = Session(id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now, accounts: accounts)
+        let session = Session(
+            id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now, accounts: accounts)
         if commit != nil { session.inFlight = 1 }
         sessions[id] = session
         idleOrder.append(session)
@@ -282,7 +283,9 @@ public actor PagerEngine {
     /// `unchanged` accepts that version (the reader has it already); otherwise the form a
     /// reader gets, when the read cache keeps it, or else the state itself, to be written
     /// outside the engine and handed back with ``keep(_:asReadOf:version:)``.
-    public func read(_ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?) throws(EngineError) -> SessionRead {
+    public func read(
+        _ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?
+    ) throws(EngineError) -> SessionRead {
         let now = clock.now()
         guard let session = liveSession(id, now: now), let version = session.durable?.version else {
             throw .sessionNotFound
@@ -511,7 +514,8 @@ public actor PagerEngine {
         if let session = sessions[stored.id] {
             return absorb(session, stored.pager, kind: .state, cause: .request)
         }
-        let session = Session(id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
+        let session = Session(
+            id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
         session.storedUse = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
         sessions[stored.id] = session
         idleOrder.append(session)

@@ -84,15 +84,10 @@ public final class PagerEngines: Sendable {
         return recovery
     }
 
-    /// The shard that holds (or would hold) session `id`: FNV-1a over the id's bytes.
+    /// The shard that holds (or would hold) session `id`, by the hash of its text (FNV-1a).
     public func shard(for id: SessionID) -> PagerEngine {
         guard shards.count > 1 else { return shards[0] }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.rawValue.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return shards[Int(hash % UInt64(shards.count))]
+        return shards[Int(id.textHash % UInt64(shards.count))]
     }
 
     /// Creates a session under a new id, in the id's shard. When the session or byte limit is

@@ -1,13 +1,31 @@
 /// A session's id. New ones are 16 random bytes as unpadded base64url (22 characters, 128
 /// random bits); any text can be looked up (one that is not an id simply names no session).
+///
+/// An id hashes its text once, when it is made: the shard is chosen by that hash
+/// (``PagerEngines/shard(for:)``) and the shard's table hashes it, not the text, so a request
+/// walks the id's bytes once.
 public struct SessionID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The id as text, as it appears in paths and documents.
     public let rawValue: String
+    /// FNV-1a over the text's bytes.
+    let textHash: UInt64
 
     /// The id `text`, as a client sent it.
-    public init(_ text: String) { rawValue = text }
+    public init(_ text: String) {
+        rawValue = text
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        textHash = hash
+    }
 
-    public init(stringLiteral value: String) { rawValue = value }
+    public init(stringLiteral value: String) { self.init(value) }
+
+    public static func == (a: SessionID, b: SessionID) -> Bool { a.textHash == b.textHash && a.rawValue == b.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
     public var description: String { rawValue }
 
