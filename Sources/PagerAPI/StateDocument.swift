@@ -39,7 +39,7 @@ public enum StateDocument {
         w.field("next"); summary(pager.nextSummary, &w)
         w.field("preload")
         w.beginArray()
-        for position in pager.preloadIndices {
+        pager.forEachPreloadIndex { position in
             let page = pager.pages[position]
             w.beginObject()
             w.field("index"); w.int(position)
@@ -67,7 +67,7 @@ public enum StateDocument {
         w.field("pageOffset"); w.number(pager.pageOffset)
         w.field("visible")
         w.beginArray()
-        for page in pager.visible {
+        pager.forEachVisible { page in
             w.beginObject()
             w.field("index"); w.int(page.index)
             w.field("id"); w.string(page.id)
@@ -78,8 +78,7 @@ public enum StateDocument {
         w.field("tabs")
         w.beginArray()
         // Tab by tab, building no list of them.
-        for position in pager.hasTabBar ? pager.pages.indices : 0..<0 {
-            let tab = pager.tab(at: position)
+        pager.forEachTab { tab, described in
             w.beginObject()
             w.field("index"); w.int(tab.index)
             w.field("id"); w.string(tab.id)
@@ -92,7 +91,7 @@ public enum StateDocument {
             if let scale = tab.scale { w.field("scale"); w.number(scale) }
             w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
             w.field("badge"); badge(tab.decoration?.badge, &w)
-            w.field("accessibility"); accessibility(pager.tabAccessibility(at: position), &w)
+            w.field("accessibility"); accessibility(described, &w)
             w.endObject()
         }
         w.endArray()

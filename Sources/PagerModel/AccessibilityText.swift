@@ -61,8 +61,18 @@ public struct AccessibilityText: Sendable, Equatable {
                 written += bytes.count
             }
             func append(_ number: Int) {
-                var digits = String(number)  // a short string: kept inline, nothing allocated
-                digits.withUTF8 { append($0) }
+                // Positions and counts are never negative; the digits go in last one first.
+                var rest = number.magnitude, digits = 1
+                while rest >= 10 {
+                    rest /= 10
+                    digits += 1
+                }
+                rest = number.magnitude
+                for at in stride(from: written + digits - 1, through: written, by: -1) {
+                    buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                written += digits
             }
             if !leading.isEmpty {
                 leading.withUTF8 { append($0) }

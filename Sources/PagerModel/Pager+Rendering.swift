@@ -63,27 +63,36 @@ extension Pager {
     /// The indexes within `preload` steps on each side, nearest first (before, then after, at each
     /// distance), without the current page and without repeats in a small loop.
     public var preloadIndices: [Int] {
-        guard let current = index, settings.preload > 0 else { return [] }
+        guard index != nil, settings.preload > 0 else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(Swift.min(2 * settings.preload, pages.count - 1))
+        forEachPreloadIndex { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each of ``preloadIndices`` in order, building no list.
+    public func forEachPreloadIndex(_ body: (Int) -> Void) {
+        guard let current = index, settings.preload > 0 else { return }
         // Walking k back and j ahead visits k + j distinct pages other than the current one as
         // long as k + j < count, even in a loop; stopping once every other page is listed is
         // therefore all it takes to avoid repeats, with no set to hash into.
         let others = pages.count - 1
-        var result: [Int] = []
-        result.reserveCapacity(Swift.min(2 * settings.preload, others))
+        var listed = 0
         var back = current, ahead = current
         for _ in 0..<settings.preload {
-            guard result.count < others else { break }
+            guard listed < others else { break }
             if let previous = neighbor(of: back, .reverse) {
                 back = previous
-                result.append(previous)
+                listed += 1
+                body(previous)
             }
-            guard result.count < others else { break }
+            guard listed < others else { break }
             if let following = neighbor(of: ahead, .forward) {
                 ahead = following
-                result.append(following)
+                listed += 1
+                body(following)
             }
         }
-        return result
     }
 
     /// The trailing action, reported only while the current page of a bounded pager is its last.
@@ -122,11 +131,18 @@ extension Pager {
         return pages.indices.map { tab(at: $0, highlight: highlight) }
     }
 
+    /// Calls `body` with each tab and its descriptor, as ``tabs`` and ``tabAccessibility`` list
+    /// them, building no list: for one who writes them out, as the state document does.
+    public func forEachTab(_ body: (Tab, TabAccessibility) -> Void) {
+        guard hasTabBar else { return }
+        let highlight = self.highlight
+        for position in pages.indices { body(tab(at: position, highlight: highlight), tabAccessibility(at: position)) }
+    }
+
     /// Whether the layout has a tab bar; a pager without pages has one with no tabs.
     public var hasTabBar: Bool { geometry.hasTabs }
 
-    /// The tab of page `position`, as ``tabs`` lists it; for one who walks the tabs without
-    /// building the list, as the state document does. Only when ``hasTabBar``.
+    /// The tab of page `position`, as ``tabs`` lists it. Only when ``hasTabBar``.
     public func tab(at position: Int) -> Tab { tab(at: position, highlight: highlight) }
 
     private func tab(at position: Int, highlight: Highlight) -> Tab {
@@ -175,13 +191,20 @@ extension Pager {
     /// The pages on screen with the fraction of each (SPEC §5.11): an entry whose fraction·E is
     /// at most 1 point is left out.
     public var visible: [VisiblePage] {
-        guard let index else { return [] }
-        guard let transition else { return [VisiblePage(index: index, id: pages[index].id, fraction: 1)] }
+        var result: [VisiblePage] = []
+        forEachVisible { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each of ``visible`` in order, building no list.
+    public func forEachVisible(_ body: (VisiblePage) -> Void) {
+        guard let index else { return }
+        guard let transition else { return body(VisiblePage(index: index, id: pages[index].id, fraction: 1)) }
         let extent = pageExtent
         let f = transition.progress
-        return [(index, 1 - f), (transition.to, f)]
-            .filter { $0.1 * extent > 1 + 1e-9 }
-            .map { VisiblePage(index: $0.0, id: pages[$0.0].id, fraction: $0.1) }
+        for (position, fraction) in [(index, 1 - f), (transition.to, f)] where fraction * extent > 1 + 1e-9 {
+            body(VisiblePage(index: position, id: pages[position].id, fraction: fraction))
+        }
     }
 
     /// The indicator now: at rest on the current tab, or between tabs during a transition
