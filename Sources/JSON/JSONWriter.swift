@@ -134,6 +134,23 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         needsComma = false
     }
 
+    // MARK: - Values written before
+
+    /// The number of bytes written so far.
+    public var writtenCount: Int { count }
+
+    /// Writes `bytes`, a whole JSON value this writer (or another) wrote before, as the next
+    /// value; they are copied as they are, unchecked.
+    public mutating func writtenValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        separate()
+        write(bytes)
+    }
+
+    /// Writes the next value with no comma before it, whatever was written before: for values
+    /// written one after another, each to be copied out on its own (``writtenCount`` tells where
+    /// each ends).
+    public mutating func startFreshValue() { needsComma = false }
+
     // MARK: - Scalars
 
     /// Writes `null`.
@@ -277,7 +294,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         count += 1
     }
 
-    private mutating func write(_ run: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline mutating func write(_ run: UnsafeBufferPointer<UInt8>) {
         guard let start = run.baseAddress, !run.isEmpty else { return }
         reserve(run.count)
         (buffer + count).update(from: start, count: run.count)

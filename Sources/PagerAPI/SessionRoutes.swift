@@ -46,7 +46,7 @@ struct SessionRoutes {
                 try await result.commit?.durable()
                 return result
             }
-            return stateResponse(result.snapshot, outcome: result.outcome)
+            return commandResponse(result)
         }
         router.add(.delete, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
@@ -134,13 +134,23 @@ struct SessionRoutes {
             return Response(status: 304, headers: [.eTag: ETag.header(for: version)])
         case .written(let version, let bytes):
             return jsonBytesResponse(bytes, version: version)
-        case .state(let snapshot):
-            let bytes = StateDocument.encode(snapshot)
+        case .state(let snapshot, let tabForms):
+            let (bytes, made) = StateDocument.encode(snapshot, tabForms: tabForms)
             engines.shard(for: snapshot.id).immediately { engine in
                 engine.keep(bytes, asReadOf: snapshot.id, version: snapshot.version)
+                if let made { engine.keep(made, for: snapshot.id) }
             }
             return jsonBytesResponse(bytes, version: snapshot.version)
         }
+    }
+
+    /// The state document after a command, written with the session's tab forms; forms it made
+    /// are handed to the engine to keep.
+    private func commandResponse(_ result: CommandResult) -> Response {
+        let snapshot = result.snapshot
+        let (bytes, made) = StateDocument.encode(snapshot, outcome: result.outcome, tabForms: result.tabForms)
+        if let made { engines.shard(for: snapshot.id).immediately { $0.keep(made, for: snapshot.id) } }
+        return jsonBytesResponse(bytes, version: snapshot.version)
     }
 
     /// Applies a PATCH body, a merge patch of the settings (RFC 7396), without decoding under the
@@ -199,7 +209,7 @@ struct SessionRoutes {
                 let result = try callNow(engines, session: id) { engine throws(EngineError) -> CommandResult in
                     try engine.apply(command, to: id, precondition: precondition)
                 }
-                return result.map { stateResponse($0.snapshot, outcome: $0.outcome) }
+                return result.map(commandResponse)
             }
         }
         router.add(method, pattern, immediate: immediate) { context throws(APIError) in
@@ -212,7 +222,7 @@ struct SessionRoutes {
                 try await result.commit?.durable()
                 return result
             }
-            return stateResponse(result.snapshot, outcome: result.outcome)
+            return commandResponse(result)
         }
     }
 }

@@ -13,13 +13,57 @@ public enum StateDocument {
     ) -> [UInt8] {
         let pager = snapshot.pager
         return JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
-            write(snapshot, pager, outcome: outcome, move: move, cause: cause, &w)
+            write(snapshot, pager, outcome: outcome, move: move, cause: cause, tabForms: nil, &w)
         }
+    }
+
+    /// The state of `snapshot` as ``encode(_:outcome:move:cause:)`` writes it, copying the tabs
+    /// at rest (all but one or two) from `tabForms` when they were written from this state's
+    /// pages and settings. What the session should keep for the next document comes back as
+    /// `made`: for the first document from new pages or settings, only a mark of them; for the
+    /// second, the forms, written first (every tab is written twice then, once).
+    public static func encode(
+        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, tabForms: TabForms?
+    ) -> (bytes: [UInt8], made: TabForms?) {
+        let pager = snapshot.pager
+        guard pager.hasTabBar, pager.count > 1 else { return (encode(snapshot, outcome: outcome), nil) }
+        let key = pager.tabLayoutKey
+        var made: TabForms?
+        var forms: TabForms?
+        if let tabForms, tabForms.key == key {
+            if tabForms.isWritten {
+                forms = tabForms
+            } else {
+                made = Self.tabForms(of: pager, key: key)
+                forms = made
+            }
+        } else {
+            made = TabForms(key: key)
+        }
+        let bytes = JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
+            write(snapshot, pager, outcome: outcome, move: nil, cause: nil, tabForms: forms, &w)
+        }
+        return (bytes, made)
+    }
+
+    /// Every tab of `pager` at rest, written one after another.
+    static func tabForms(of pager: Pager, key: TabLayoutKey) -> TabForms {
+        var ends: [Int] = []
+        ends.reserveCapacity(pager.count)
+        let bytes = JSONWriter.bytes(capacity: pager.count * 384) { w in
+            for position in pager.pages.indices {
+                let (tab, described) = pager.tabAtRest(position)
+                w.startFreshValue()
+                write(tab, described, &w)
+                ends.append(w.writtenCount)
+            }
+        }
+        return TabForms(key: key, bytes: bytes, ends: ends)
     }
 
     private static func write(
         _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, cause: String?,
-        _ w: inout JSONWriter
+        tabForms: TabForms?, _ w: inout JSONWriter
     ) {
         w.beginObject()
         w.field("id"); w.string(snapshot.id.rawValue)
@@ -77,22 +121,16 @@ public enum StateDocument {
         w.endArray()
         w.field("tabs")
         w.beginArray()
-        // Tab by tab, building no list of them.
-        pager.forEachTab { tab, described in
-            w.beginObject()
-            w.field("index"); w.int(tab.index)
-            w.field("id"); w.string(tab.id)
-            w.field("title"); w.string(tab.title)
-            w.field("x"); w.number(tab.frame.x)
-            w.field("width"); w.number(tab.frame.width)
-            w.field("selection"); w.number(tab.selection)
-            w.field("selected"); w.bool(tab.selected)
-            if let color = tab.color { w.field("color"); w.string(color.hex) }
-            if let scale = tab.scale { w.field("scale"); w.number(scale) }
-            w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
-            w.field("badge"); badge(tab.decoration?.badge, &w)
-            w.field("accessibility"); accessibility(described, &w)
-            w.endObject()
+        // Tab by tab, building no list of them; a tab at rest is copied from its form if there is one.
+        pager.forEachTab { position, describe in
+            if let tabForms, pager.isTabAtRest(position) {
+                tabForms.bytes.withUnsafeBufferPointer {
+                    w.writtenValue(.init(rebasing: $0[tabForms.form(at: position)]))
+                }
+            } else {
+                let (tab, described) = describe()
+                write(tab, described, &w)
+            }
         }
         w.endArray()
         let described = pager.pagerAccessibility
@@ -159,6 +197,24 @@ public enum StateDocument {
             }
         }
         if let cause { w.field("cause"); w.string(cause) }
+        w.endObject()
+    }
+
+    /// One tab of the `tabs` member, with its descriptor.
+    private static func write(_ tab: Tab, _ described: TabAccessibility, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("index"); w.int(tab.index)
+        w.field("id"); w.string(tab.id)
+        w.field("title"); w.string(tab.title)
+        w.field("x"); w.number(tab.frame.x)
+        w.field("width"); w.number(tab.frame.width)
+        w.field("selection"); w.number(tab.selection)
+        w.field("selected"); w.bool(tab.selected)
+        if let color = tab.color { w.field("color"); w.string(color.hex) }
+        if let scale = tab.scale { w.field("scale"); w.number(scale) }
+        w.field("icon"); if let icon = tab.decoration?.icon { w.string(icon) } else { w.null() }
+        w.field("badge"); badge(tab.decoration?.badge, &w)
+        w.field("accessibility"); accessibility(described, &w)
         w.endObject()
     }
 

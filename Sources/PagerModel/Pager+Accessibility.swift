@@ -26,7 +26,11 @@ extension Pager {
 
     /// The descriptor of the tab of page `position`, as ``tabAccessibility`` lists it.
     public func tabAccessibility(at position: Int) -> TabAccessibility {
-        let selected = position == index
+        tabAccessibility(at: position, selected: position == index)
+    }
+
+    /// The descriptor of the tab of page `position`, selected or not.
+    func tabAccessibility(at position: Int, selected: Bool) -> TabAccessibility {
         let hint = pages[position].accessibilityHint.flatMap { $0.isEmpty ? nil : $0 }
         let label = label(of: position)
         return TabAccessibility(

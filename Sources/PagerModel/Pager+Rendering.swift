@@ -131,13 +131,31 @@ extension Pager {
         return pages.indices.map { tab(at: $0, highlight: highlight) }
     }
 
-    /// Calls `body` with each tab and its descriptor, as ``tabs`` and ``tabAccessibility`` list
-    /// them, building no list: for one who writes them out, as the state document does.
-    public func forEachTab(_ body: (Tab, TabAccessibility) -> Void) {
+    /// Calls `body` with each tab's position, in order, and a function that describes the tab
+    /// as ``tabs`` and ``tabAccessibility`` list it, building no list: for one who writes the
+    /// tabs out, as the state document does, and who need not describe a tab at rest
+    /// (``isTabAtRest(_:)``) whose description it kept.
+    public func forEachTab(_ body: (Int, () -> (Tab, TabAccessibility)) -> Void) {
         guard hasTabBar else { return }
         let highlight = self.highlight
-        for position in pages.indices { body(tab(at: position, highlight: highlight), tabAccessibility(at: position)) }
+        for position in pages.indices {
+            body(position) { (tab(at: position, highlight: highlight), tabAccessibility(at: position)) }
+        }
     }
+
+    /// Whether tab `position` is at rest: neither the current page's nor a swipe's target. Such a
+    /// tab is described as ``tabAtRest(_:)`` describes it, so alike in every state with the same
+    /// ``tabLayoutKey``.
+    public func isTabAtRest(_ position: Int) -> Bool { position != index && position != transition?.to }
+
+    /// How tab `position` is described when it is at rest: unselected, with no highlight.
+    public func tabAtRest(_ position: Int) -> (Tab, TabAccessibility) {
+        (tab(at: position, highlight: Highlight()), tabAccessibility(at: position, selected: false))
+    }
+
+    /// Names the pages and settings that every tab at rest is described from (``tabAtRest(_:)``
+    /// reads nothing else: the frames are computed from them too).
+    public var tabLayoutKey: TabLayoutKey { TabLayoutKey(pages: pages, settings: settingsBox) }
 
     /// Whether the layout has a tab bar; a pager without pages has one with no tabs.
     public var hasTabBar: Bool { geometry.hasTabs }

@@ -41,12 +41,19 @@ public actor PagerEngine {
         /// The newest state the store has made durable; nil until the creation commits. Without
         /// a store, always `pager`. A new durable state drops the read cache's form of the old.
         var durable: Pager? {
-            didSet { if readForm != nil { forgetReadForm() } }
+            didSet {
+                if readForm != nil { forgetReadForm() }
+                if let tabForms, tabForms.key != durable?.tabLayoutKey { forget(tabForms) }
+            }
         }
         /// `durable` as readers get it, kept after the first read of this state (see
         /// ``PagerEngine/read(_:unlessVersionIn:)``); its capacity counts in
         /// `accounts.readCacheBytes`.
         private(set) var readForm: [UInt8]?
+        /// The tabs at rest as the wire layer wrote them, for the pages and settings of the
+        /// state that was durable when they were kept; dropped when a durable state has others.
+        /// Counted in `accounts.readCacheBytes`.
+        private(set) var tabForms: TabForms?
         let accounts: EngineAccounts
         /// Changes submitted to the store and not yet settled.
         var inFlight = 0
@@ -88,6 +95,27 @@ public actor PagerEngine {
             guard let readForm else { return }
             EngineAccounts.release(accounts.readCacheBytes, readForm.capacity)
             self.readForm = nil
+        }
+
+        /// Keeps `forms` instead of the tab forms kept before, if they were written from the
+        /// durable state's pages and settings and the read cache has room for them under `budget`.
+        func keep(_ forms: TabForms, budget: Int) {
+            guard forms !== tabForms, forms.key == durable?.tabLayoutKey else { return }
+            if let tabForms { forget(tabForms) }
+            guard EngineAccounts.reserve(accounts.readCacheBytes, forms.byteCount, limit: budget) else { return }
+            tabForms = forms
+        }
+
+        /// Drops the tab forms, giving their bytes back to the read cache.
+        func forget(_ forms: TabForms) {
+            EngineAccounts.release(accounts.readCacheBytes, forms.byteCount)
+            tabForms = nil
+        }
+
+        /// Drops everything kept for the wire layer (the session is leaving the table).
+        func forgetForms() {
+            forgetReadForm()
+            if let tabForms { forget(tabForms) }
         }
 
         /// The session as commands see it: created durably and not being deleted.
@@ -293,7 +321,7 @@ public actor PagerEngine {
         touch(session, now: now)
         if let unchanged, unchanged.accepts(version) { return .unchanged(version: version) }
         if let form = session.readForm { return .written(version: version, bytes: form) }
-        return .state(SessionSnapshot(id: id, pager: session.durable!))
+        return .state(SessionSnapshot(id: id, pager: session.durable!), tabForms: session.tabForms)
     }
 
     /// Keeps `bytes`, the form a reader gets of session `id`'s state at `version`, for later
@@ -304,6 +332,13 @@ public actor PagerEngine {
     public func keep(_ bytes: [UInt8], asReadOf id: SessionID, version: Int) {
         guard let session = sessions[id], session.durable?.version == version else { return }
         session.keepReadForm(bytes, budget: limits.readCacheBudgetBytes)
+    }
+
+    /// Keeps `forms`, the tabs at rest of session `id` as the wire layer writes them, for the
+    /// documents after this one: only if they were written from the pages and settings of its
+    /// durable state, and only if the read cache has room (they replace forms kept before).
+    public func keep(_ forms: TabForms, for id: SessionID) {
+        sessions[id]?.keep(forms, budget: limits.readCacheBudgetBytes)
     }
 
     /// The newest state applied, which may not be durable yet: what the next command applies
@@ -343,7 +378,7 @@ public actor PagerEngine {
                     SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: durable)), to: session
                 )
             }
-            return CommandResult(id: id, outcome: outcome, commit: nil)
+            return CommandResult(id: id, outcome: outcome, commit: nil, tabForms: session.tabForms)
         }
         let growth = outcome.pager.storedBytes - session.pager.storedBytes
         if growth != 0 { try reserve(session: false, bytes: growth, now: now) }
@@ -362,7 +397,7 @@ public actor PagerEngine {
             throw error
         }
         if store != nil { session.storedUse = now }
-        return CommandResult(id: id, outcome: outcome, commit: commit)
+        return CommandResult(id: id, outcome: outcome, commit: commit, tabForms: session.tabForms)
     }
 
     /// Makes `pager` the session's newest state: without a store, at once, publishing `event`;
@@ -640,7 +675,7 @@ public actor PagerEngine {
         timers.remove(session)
         EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes)
         EngineAccounts.release(accounts.sessions, 1)
-        session.forgetReadForm()
+        session.forgetForms()
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
         let event = SessionEvent(
             kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager), cause: cause)

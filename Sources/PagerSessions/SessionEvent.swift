@@ -128,6 +128,8 @@ public struct CommandResult: Sendable {
     /// With a store, the commit to wait for before answering; nil when the command changed
     /// nothing or sessions are kept in memory only.
     public var commit: Commit?
+    /// The session's tab forms when the command applied, for writing the state document.
+    public var tabForms: TabForms?
 }
 
 extension PagerCommand {

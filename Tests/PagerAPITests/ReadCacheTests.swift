@@ -25,7 +25,7 @@ struct ReadCacheTests {
     func keptUntilTheStateChanges() async throws {
         let engine = PagerEngine()
         let id = try await engine.create(Self.twoPages).id
-        guard case .state(let first) = try await engine.read(id, unlessVersionIn: nil) else {
+        guard case .state(let first, _) = try await engine.read(id, unlessVersionIn: nil) else {
             Issue.record("a first read found a kept document")
             return
         }
@@ -41,7 +41,7 @@ struct ReadCacheTests {
 
         _ = try await engine.apply(.next, to: id)
         #expect(engine.accounts.readCacheByteCount == 0)
-        guard case .state(let second) = try await engine.read(id, unlessVersionIn: nil) else {
+        guard case .state(let second, _) = try await engine.read(id, unlessVersionIn: nil) else {
             Issue.record("a changed state was served from the old document")
             return
         }
@@ -78,7 +78,7 @@ struct ReadCacheTests {
         _ = try await engine.apply(.next, to: id)
         await engine.keep(Self.document("{\"version\":1}"), asReadOf: id, version: 1)
         #expect(engine.accounts.readCacheByteCount == 0)
-        guard case .state(let snapshot) = try await engine.read(id, unlessVersionIn: nil) else {
+        guard case .state(let snapshot, _) = try await engine.read(id, unlessVersionIn: nil) else {
             Issue.record("a stale document was kept")
             return
         }
@@ -125,7 +125,7 @@ struct ReadCacheTests {
         let id = created.id, shard = engines.shard(for: id)
         let applied = try shard.immediately { try $0.apply(.next, to: id) }
         // Applied, not durable: a read shows version 1, and a document for version 2 is not kept.
-        guard case .state(let read) = try shard.immediately({ try $0.read(id, unlessVersionIn: nil) }) else {
+        guard case .state(let read, _) = try shard.immediately({ try $0.read(id, unlessVersionIn: nil) }) else {
             Issue.record("nothing kept, yet a document came back")
             return
         }
@@ -138,7 +138,7 @@ struct ReadCacheTests {
         try await applied.commit?.durable()
         // Durable now: the version-1 document is gone with its state.
         #expect(engines.readCacheBytes == 0)
-        guard case .state(let durable) = try shard.immediately({ try $0.read(id, unlessVersionIn: nil) }) else {
+        guard case .state(let durable, _) = try shard.immediately({ try $0.read(id, unlessVersionIn: nil) }) else {
             Issue.record("the old state's document outlived it")
             return
         }
