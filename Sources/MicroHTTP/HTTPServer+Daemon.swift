@@ -168,7 +168,7 @@ extension HTTPServer {
         requestState.pointee = nil
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
         server.statistics.live.subtract(1, ordering: .releasing)
     }
 
@@ -197,7 +197,6 @@ extension HTTPServer {
             context.peer = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             statistics.live.add(1, ordering: .relaxed)
-            active.withLock { $0[ObjectIdentifier(context)] = context }
             // Once stopping, a request that arrives on a kept-alive connection is refused at once
             // and never suspended: libmicrohttpd must not be stopped with a suspended connection.
             if stopping.load(ordering: .acquiring) {
@@ -247,6 +246,12 @@ extension HTTPServer {
                 context.markAnswered()
                 return queue(response, on: connection, context: context)
             }
+            // It may wait from here on: tracked first, then the flag read again (see `track`).
+            track(context)
+            if refusing.load(ordering: .acquiring) {
+                context.markAnswered()
+                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
+            }
             context.phase = .processing
             context.connection = ConnectionBox(pointer: connection)
             context.startWaiting()
@@ -291,6 +296,7 @@ extension HTTPServer {
                 socket: CMicroHTTPD_connection_fd(connection), watcher: watcher)
             stream.attach { binding.resume() }
             context.stream = stream
+            track(context)
             // A stream queued while stopping ends after what it has: `stop()` may already have
             // finished the streams it knew of, and this one must not wait suspended.
             if stopping.load(ordering: .acquiring) { stream.finish() }

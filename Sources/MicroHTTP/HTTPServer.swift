@@ -32,6 +32,9 @@ public final class HTTPServer: Sendable {
     let daemon = Locked(DaemonState())
     /// Counters the server keeps; shared with whoever reports them.
     public let statistics: HTTPServerStatistics
+    /// The requests `stop()` may have to act on: those answered through a task (they may wait
+    /// suspended) and those answered with a stream. A request answered at once with bytes is never
+    /// in it (see ``track(_:)``).
     let active = Locked([ObjectIdentifier: RequestContext]())
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
@@ -108,6 +111,17 @@ public final class HTTPServer: Sendable {
             _ = context.offer(refusal) { resume(context) }
             context.stream?.finish()
         }
+    }
+
+    /// Puts `context` in the table `stop()` reads, once. Called on the server thread that serves
+    /// the request, before it reads `stopping` or `refusing` to decide whether the request may
+    /// wait: either `stop()` finds the request in the table, or the request sees the flag (both
+    /// sides take the table's lock, `stop()` after setting the flag), so no request is left waiting
+    /// unseen.
+    func track(_ context: RequestContext) {
+        guard !context.isTracked else { return }
+        context.isTracked = true
+        active.withLock { $0[ObjectIdentifier(context)] = context }
     }
 
     private func activeContexts() -> [RequestContext] {

@@ -37,6 +37,10 @@ final class RequestContext: @unchecked Sendable {
     var body: [UInt8] = []
     var bodyOverflow = false
     var phase = Phase.receiving
+    /// Whether the request is in the server's `active` table; read and written only on the
+    /// server thread that serves the connection (and in the completion callback, which runs there
+    /// too or after that thread has ended).
+    var isTracked = false
     /// The streamed body being sent, if any; read by `stop()` from another thread.
     var stream: HTTPResponseStream? {
         get { shared.withLock { $0.stream } }
