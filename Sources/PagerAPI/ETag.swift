@@ -1,3 +1,4 @@
+import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
@@ -6,6 +7,9 @@ import PagerSessions
 /// Entity tags: pagerd's are the version in quotes, `"7"`.
 enum ETag {
     static func header(for version: Int) -> String { "\"\(version)\"" }
+
+    /// The `ETag` field for `version`.
+    static func field(for version: Int) -> HTTPField { HTTPField(name: .eTag, value: header(for: version)) }
 
     /// Parses `If-Match`/`If-None-Match`: `*`, or a list of tags; weak tags compare by their value
     /// and tags that are not ours match nothing.

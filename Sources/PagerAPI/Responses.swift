@@ -90,9 +90,12 @@ func stateResponse(
 func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: HTTPResponse.Status = .ok) -> Response {
     Response(
         status: status,
-        headers: [
-            .contentType: "application/json; charset=utf-8", .eTag: ETag.header(for: version),
-            .cacheControl: "no-store",
-        ],
+        headers: HTTPFields([SessionResourceFields.json, ETag.field(for: version), SessionResourceFields.noStore]),
         body: bytes)
+}
+
+/// The fields every session resource's answer carries, made (and checked) once.
+private enum SessionResourceFields {
+    static let json = HTTPField(name: .contentType, value: "application/json; charset=utf-8")
+    static let noStore = HTTPField(name: .cacheControl, value: "no-store")
 }

@@ -7,7 +7,7 @@ public struct RouteContext: Sendable {
     /// The request.
     public var request: Request
     /// The path parameters by name, for example `id`.
-    public var parameters: [String: String]
+    public var parameters: RouteParameters
 
     /// The `id` parameter as a session id (any text: one that names no session is answered 404).
     func sessionID() throws(APIError) -> SessionID { SessionID(try parameter("id")) }
@@ -73,7 +73,7 @@ public struct Router: Sendable {
     /// The outcome of looking a request up.
     public enum Match {
         /// A route and its parameters.
-        case found(Route, [String: String])
+        case found(Route, RouteParameters)
         /// The path exists but not for this method; the methods it allows.
         case methodNotAllowed(allowed: [HTTPRequest.Method], pattern: String)
         /// No route has this path.
@@ -148,11 +148,11 @@ public struct Router: Sendable {
         }
     }
 
-    private static func parameters(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> [String: String] {
-        var parameters: [String: String] = [:]
+    private static func parameters(_ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>) -> RouteParameters {
+        var parameters = RouteParameters()
         _ = walk(segments, path) { segment, range in
             if case .parameter(let name) = segment {
-                parameters[name] = String(decoding: UnsafeBufferPointer(rebasing: path[range]), as: UTF8.self)
+                parameters.append(name, String(decoding: UnsafeBufferPointer(rebasing: path[range]), as: UTF8.self))
             }
             return true
         }
