@@ -16,15 +16,15 @@ func call<T: Sendable>(
     }
 }
 
-/// Runs one call on the shard that holds session `id` now, on the calling thread, for a route
-/// answering at once: nil, with nothing run, when the session is not held here and a shared
-/// store must load it first (which needs waiting); otherwise the result, or the API's refusal.
+/// Hands the shard that holds session `id` to `operation`, which enters it on the calling thread
+/// (`applyImmediately`, `readImmediately`), for a route answering at once: nil when the session
+/// is not held here and a shared store must load it first (which needs waiting); otherwise the
+/// result, or the API's refusal.
 func callNow<T: Sendable>(
-    _ engines: PagerEngines, session id: SessionID,
-    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+    _ engines: PagerEngines, session id: SessionID, _ operation: (PagerEngine) throws(EngineError) -> T
 ) throws(APIError) -> T? {
     do {
-        return try engines.shard(for: id).immediately(operation)
+        return try operation(engines.shard(for: id))
     } catch .sessionNotFound where engines.store?.isShared == true {
         return nil
     } catch {

@@ -28,7 +28,7 @@ struct SessionRoutes {
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
             let read = try callNow(engines, session: id) { engine throws(EngineError) in
-                try engine.read(id, unlessVersionIn: unchanged)
+                try engine.readImmediately(id, unlessVersionIn: unchanged)
             }
             return read.map(stateOrNotModified)
         } _: { context throws(APIError) in
@@ -207,7 +207,7 @@ struct SessionRoutes {
                 let command = try parse(context)
                 let id = try context.sessionID(), precondition = context.request.versionPrecondition
                 let result = try callNow(engines, session: id) { engine throws(EngineError) -> CommandResult in
-                    try engine.apply(command, to: id, precondition: precondition)
+                    try engine.applyImmediately(command, to: id, precondition: precondition)
                 }
                 return result.map(commandResponse)
             }

@@ -200,12 +200,50 @@ public actor PagerEngine {
     @inlinable public nonisolated func immediately<T: Sendable, E: Error>(
         _ body: @Sendable (isolated PagerEngine) throws(E) -> T
     ) throws(E) -> T {
-        var result: Result<T, E>?
+        // The value or the error leave through captured variables, so that `assumeIsolated`
+        // returns nothing: returning a generic result made every call look up its type metadata.
+        var value: T?
+        var failure: E?
         executor.runExclusively {
-            result = assumeIsolated { engine in Result { () throws(E) -> T in try body(engine) } }
+            assumeIsolated { engine in
+                do throws(E) { value = try body(engine) } catch { failure = error }
+            }
         }
-        // runExclusively always runs its body, so the result is there.
-        return try result!.get()
+        if let failure { throw failure }
+        // runExclusively always runs its body, so one of the two is there.
+        return value!
+    }
+
+    /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, as
+    /// ``immediately(_:)`` would run it: the routes' way in for a command. Written out for its one
+    /// result type, because the generic ``immediately(_:)`` looked up its result's type metadata
+    /// on every call.
+    public nonisolated func applyImmediately(
+        _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition?
+    ) throws(EngineError) -> CommandResult {
+        var outcome: Result<CommandResult, EngineError>?
+        executor.runExclusively {
+            assumeIsolated { engine in
+                outcome = Result { () throws(EngineError) in
+                    try engine.apply(command, to: id, precondition: precondition)
+                }
+            }
+        }
+        return try outcome!.get()
+    }
+
+    /// ``read(_:unlessVersionIn:)`` run now, on the calling thread, as ``immediately(_:)`` would
+    /// run it: the routes' way in for a read (see ``applyImmediately(_:to:precondition:)``).
+    public nonisolated func readImmediately(
+        _ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?
+    ) throws(EngineError) -> SessionRead {
+        var outcome: Result<SessionRead, EngineError>?
+        executor.runExclusively {
+            assumeIsolated { engine in
+                outcome = Result { () throws(EngineError) in try engine.read(id, unlessVersionIn: unchanged) }
+            }
+        }
+        return try outcome!.get()
     }
 
     /// Whether session `id` is in this engine's table (live or not yet evicted).
