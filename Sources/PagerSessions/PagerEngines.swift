@@ -6,8 +6,10 @@ public import PagerModel
 /// Concurrency model, in one place: every session lives in exactly one shard, chosen by a hash of
 /// its id; each shard is an actor that guards its own table, and its executor is a lock. The HTTP
 /// layer enters a shard synchronously on the server thread that read the request
-/// (``PagerEngine/immediately(_:)``: take the shard's lock, run, release), because measurements
-/// showed the hop to a Swift thread and back costing as much CPU as the whole engine work and
+/// (``PagerEngine/immediately(_:)``, or for a command and a read its written-out forms
+/// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
+/// ``PagerEngine/readImmediately(_:unlessVersionIn:)``: take the shard's lock, run, release),
+/// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole engine work and
 /// leaving server threads idle; work that may wait (eviction, a consumer abandoning a change feed,
 /// tests) `await`s the actor instead, which takes the same lock on the shard's queue. So two
 /// requests contend only when they touch the same shard, and commands on one session apply one at
