@@ -84,6 +84,12 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("encoding: state document (\(count) pages)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(StateDocument.encode(snapshot)) }
         }
+        // As the routes write it once the session keeps its tab forms: the tabs at rest copied.
+        let mark = StateDocument.encode(snapshot, tabForms: nil).made
+        let forms = StateDocument.encode(snapshot, tabForms: mark).made
+        Benchmark("encoding: state document with tab forms (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(StateDocument.encode(snapshot, tabForms: forms)) }
+        }
     }
 
     let loopOfFour = PagerDefinition(
