@@ -197,6 +197,9 @@ extension HTTPServer {
             context.peer = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             statistics.live.add(1, ordering: .relaxed)
+            // A request with a body is in flight until the body is in: `stop()` gives it the grace
+            // period. One without is answered in this same pass, or tracked when it may wait.
+            if let length = context.headers[.contentLength], length.trimmingASCIISpaces() != "0" { track(context) }
             // Once stopping, a request that arrives on a kept-alive connection is refused at once
             // and never suspended: libmicrohttpd must not be stopped with a suspended connection.
             if stopping.load(ordering: .acquiring) {

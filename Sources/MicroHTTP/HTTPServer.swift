@@ -32,9 +32,9 @@ public final class HTTPServer: Sendable {
     let daemon = Locked(DaemonState())
     /// Counters the server keeps; shared with whoever reports them.
     public let statistics: HTTPServerStatistics
-    /// The requests `stop()` may have to act on: those answered through a task (they may wait
-    /// suspended) and those answered with a stream. A request answered at once with bytes is never
-    /// in it (see ``track(_:)``).
+    /// The requests `stop()` may have to act on: those still receiving a body, those answered
+    /// through a task (they may wait suspended) and those answered with a stream. A request with
+    /// no body answered at once with bytes is never in it (see ``track(_:)``).
     let active = Locked([ObjectIdentifier: RequestContext]())
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)

@@ -9,6 +9,28 @@ extension Pager {
         limits: PagerLimits = PagerLimits()
     ) throws(PagerError) {
         try self.init(pages: pages, settings: settings, catalog: catalog, limits: limits.ignoringBudget)
+        try restorePosition(
+            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer)
+    }
+
+    /// This pager at a stored position: what ``init(restoring:index:transition:overscroll:settings:catalog:version:timer:limits:)``
+    /// gives for this pager's pages, settings and catalog, which are shared, not copied or checked
+    /// again (they were when this pager was made). For a stored change of position only; the
+    /// position is checked as there.
+    public func restoring(
+        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer
+    ) throws(PagerError) -> Pager {
+        var pager = self
+        try pager.restorePosition(
+            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer)
+        return pager
+    }
+
+    /// Sets every value of the position (index, transition, overscroll, version and timer) to a
+    /// stored one, refusing one that does not fit the pages and settings.
+    private mutating func restorePosition(
+        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer
+    ) throws(PagerError) {
         guard version >= 1 else { throw .invalid(field: "version", "A stored version is at least 1, not \(version).") }
         if let index {
             guard pages.indices.contains(index) else {

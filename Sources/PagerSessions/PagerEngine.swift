@@ -98,11 +98,15 @@ public actor PagerEngine {
         }
 
         /// Keeps `forms` instead of the tab forms kept before, if they were written from the
-        /// durable state's pages and settings and the read cache has room for them under `budget`.
+        /// durable state's pages and settings and the read cache has room for the difference under
+        /// `budget` (otherwise the forms kept before stay). A mark never replaces written forms of
+        /// the same pages and settings (a reader that started before they were kept hands one back).
         func keep(_ forms: TabForms, budget: Int) {
             guard forms !== tabForms, forms.key == durable?.tabLayoutKey else { return }
-            if let tabForms { forget(tabForms) }
-            guard EngineAccounts.reserve(accounts.readCacheBytes, forms.byteCount, limit: budget) else { return }
+            if let tabForms, tabForms.isWritten, !forms.isWritten, tabForms.key == forms.key { return }
+            // A reservation that shrinks always succeeds.
+            let growth = forms.byteCount - (tabForms?.byteCount ?? 0)
+            guard EngineAccounts.reserve(accounts.readCacheBytes, growth, limit: budget) else { return }
             tabForms = forms
         }
 

@@ -185,43 +185,58 @@ enum StoredRecord {
         let pages = try readPages(doc.array())
         let catalog = try readPages(doc.array())
         let settings = try readSettings(doc.array())
-        return try pager(pages: pages, catalog: catalog, settings: settings, position: position, version: version)
-    }
-
-    /// `held` with a stored position laid on it (the document is `held`'s), at `version`.
-    static func pager(laying position: [UInt8], on held: Pager, version: Int) throws(RecordError) -> Pager {
-        try pager(
-            pages: held.pages, catalog: held.catalog, settings: held.settings, position: position, version: version)
-    }
-
-    private static func pager(
-        pages: [Page], catalog: [Page], settings: PagerSettings, position: [UInt8], version: Int
-    ) throws(RecordError) -> Pager {
-        var place = try Fields(parsing: position, what: "position")
-        let index = try place.optional { fields throws(RecordError) in try fields.int() }
-        let transition = try place.optionalArray { fields throws(RecordError) -> Transition in
-            let from = try fields.int(), to = try fields.int(), progress = try fields.number()
-            return Transition(from: from, to: to, progress: progress, direction: try fields.enumeration())
-        }
-        let overscroll = try place.trailing { fields throws(RecordError) -> Overscroll in
-            var inner = try fields.array()
-            return Overscroll(edge: try inner.enumeration(), progress: try inner.number())
-        }
-        let timer = try place.trailing { fields throws(RecordError) -> AutoAdvanceTimer in
-            var inner = try fields.array()
-            let kind = try inner.string(), value = try inner.int()
-            if kind == "due" { return .due(at: Int64(value)) }
-            guard let by = AutoAdvancePause(rawValue: kind) else {
-                throw RecordError("'\(kind)' is not a known timer state")
-            }
-            return .paused(by: by, remaining: value)
-        }
+        let place = try StoredPosition(parsing: position)
         do {
             return try Pager(
-                restoring: pages, index: index, transition: transition, overscroll: overscroll, settings: settings,
-                catalog: catalog, version: version, timer: timer ?? .idle)
+                restoring: pages, index: place.index, transition: place.transition, overscroll: place.overscroll,
+                settings: settings, catalog: catalog, version: version, timer: place.timer)
         } catch {
             throw RecordError("the stored pager is not valid: \(error)")
+        }
+    }
+
+    /// `held` with a stored position laid on it (the document is `held`'s), at `version`. The
+    /// pages and settings stay `held`'s own, shared: so the session keeps what the wire layer
+    /// derived from them (its tab forms) across a move made elsewhere.
+    static func pager(laying position: [UInt8], on held: Pager, version: Int) throws(RecordError) -> Pager {
+        let place = try StoredPosition(parsing: position)
+        do {
+            return try held.restoring(
+                index: place.index, transition: place.transition, overscroll: place.overscroll, version: version,
+                timer: place.timer)
+        } catch {
+            throw RecordError("the stored pager is not valid: \(error)")
+        }
+    }
+
+    /// A stored position, read from its record.
+    private struct StoredPosition {
+        var index: Int?
+        var transition: Transition?
+        var overscroll: Overscroll?
+        var timer: AutoAdvanceTimer
+
+        init(parsing position: [UInt8]) throws(RecordError) {
+            var place = try Fields(parsing: position, what: "position")
+            index = try place.optional { fields throws(RecordError) in try fields.int() }
+            transition = try place.optionalArray { fields throws(RecordError) -> Transition in
+                let from = try fields.int(), to = try fields.int(), progress = try fields.number()
+                return Transition(from: from, to: to, progress: progress, direction: try fields.enumeration())
+            }
+            overscroll = try place.trailing { fields throws(RecordError) -> Overscroll in
+                var inner = try fields.array()
+                return Overscroll(edge: try inner.enumeration(), progress: try inner.number())
+            }
+            timer =
+                try place.trailing { fields throws(RecordError) -> AutoAdvanceTimer in
+                    var inner = try fields.array()
+                    let kind = try inner.string(), value = try inner.int()
+                    if kind == "due" { return .due(at: Int64(value)) }
+                    guard let by = AutoAdvancePause(rawValue: kind) else {
+                        throw RecordError("'\(kind)' is not a known timer state")
+                    }
+                    return .paused(by: by, remaining: value)
+                } ?? .idle
         }
     }
 

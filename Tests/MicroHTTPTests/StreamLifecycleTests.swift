@@ -61,6 +61,29 @@ struct StreamLifecycleTests {
         }
     }
 
+    @Test("an upload under way when the stop begins is served within the grace period, not refused")
+    func uploadDuringStop() async throws {
+        let keeper = StreamKeeper()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, perIPConnectionLimit: 0),
+            responder: keeper)
+        try server.start()
+        let connection = try RawHTTPConnection(port: server.port)
+        try connection.send("POST /plain HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhalf-")
+        for _ in 0..<2000 where server.liveRequestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let started = ContinuousClock.now
+        let stopping = Task { await server.stop(gracePeriod: .seconds(10)) }
+        for _ in 0..<2000 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
+        // The stop waits for the body: had it not, this would be answered 503 once the grace ended.
+        try await Task.sleep(for: .milliseconds(300))
+        try connection.send("done!")
+        let answer = try await onThread { try connection.readResponse(method: "POST") }
+        #expect(answer.status == 200 && answer.body == Array("ok".utf8))
+        await stopping.value
+        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(server.liveRequestCount == 0)
+    }
+
     @Test("a stream asked for on a kept-alive connection while stopping is refused with Connection: close")
     func streamDuringStop() async throws {
         for _ in 0..<3 {

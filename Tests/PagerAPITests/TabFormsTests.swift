@@ -101,6 +101,9 @@ struct TabFormsTests {
         #expect(engine.accounts.readCacheByteCount >= forms.bytes.count)
         let moved = try await engine.apply(.next, to: id)
         #expect(moved.tabForms === forms)
+        // A mark of the same pages and settings, from a reader that began before, replaces nothing.
+        await engine.keep(TabForms(key: moved.snapshot.pager.tabLayoutKey), for: id)
+        #expect(try await engine.apply(.next, to: id).tabForms === forms)
         // Forms for other pages are not kept.
         let other = try Self.pager(count: 4)
         await engine.keep(StateDocument.tabForms(of: other, key: other.tabLayoutKey), for: id)
@@ -113,6 +116,25 @@ struct TabFormsTests {
         #expect(engine.accounts.readCacheByteCount > 0)
         _ = try await engine.delete(id)
         #expect(engine.accounts.readCacheByteCount == 0)
+    }
+
+    @Test("forms that do not fit in the read cache leave the kept ones in place")
+    func formsOverBudget() async throws {
+        let four = try Self.pager(count: 4)
+        let small = StateDocument.tabForms(of: four, key: four.tabLayoutKey)
+        // Room for the small forms (and a little more), not for the forms of forty pages.
+        let engine = PagerEngine(limits: EngineLimits(memoryBudgetBytes: (small.bytes.capacity + 512) * 8))
+        let definition = PagerDefinition(pages: four.pages, initialPage: nil, settings: four.settings, catalog: [])
+        let id = try await engine.create(definition).id
+        let held = try await engine.snapshot(of: id).pager
+        let kept = StateDocument.tabForms(of: held, key: held.tabLayoutKey)
+        await engine.keep(kept, for: id)
+        #expect(try await engine.apply(.next, to: id).tabForms === kept)
+        let large = TabForms(
+            key: held.tabLayoutKey, bytes: Array(repeating: 0x20, count: 64 * 1024), ends: [1, 2, 3, 64 * 1024])
+        await engine.keep(large, for: id)
+        #expect(try await engine.apply(.next, to: id).tabForms === kept)
+        #expect(engine.accounts.readCacheByteCount == kept.bytes.capacity + kept.ends.capacity * 8)
     }
 
     @Test("over the API, every answer and every read equals a fresh write of its state")

@@ -87,4 +87,26 @@ struct TabRestTests {
         // Equal values made apart are not the same storage: a key names storage, not values.
         #expect(twin.tabLayoutKey != pager.tabLayoutKey)
     }
+
+    @Test("a stored position laid on a pager gives what restoring it whole gives, and keeps the pager's key")
+    func restoringAPosition() throws {
+        let pager = try Self.pager(1, count: 5)
+        let moved = try pager.after(.next).after(.beginTransition(to: 2)).after(.scroll(.progress(0.4)))
+        let laid = try pager.restoring(
+            index: moved.index, transition: moved.transition, overscroll: nil, version: moved.version,
+            timer: moved.timer)
+        let whole = try Pager(
+            restoring: pager.pages, index: moved.index, transition: moved.transition, settings: pager.settings,
+            catalog: pager.catalog, version: moved.version, timer: moved.timer)
+        #expect(laid == whole && laid.tabs == moved.tabs && laid.index == 1)
+        #expect(laid.tabLayoutKey == pager.tabLayoutKey && whole.tabLayoutKey != pager.tabLayoutKey)
+        #expect(throws: PagerError.self) {
+            try pager.restoring(index: 9, transition: nil, overscroll: nil, version: 3, timer: .idle)
+        }
+        #expect(throws: PagerError.self) {
+            try pager.restoring(
+                index: 0, transition: Transition(from: 0, to: 3, progress: 0.5, direction: .forward), overscroll: nil,
+                version: 3, timer: .idle)
+        }
+    }
 }
