@@ -37,7 +37,15 @@ public final class PagerdProcess: @unchecked Sendable {
         child.process.standardOutput = FileHandle.nullDevice
         let buffer = child.output
         child.errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            buffer.append(handle.availableData)
+            // read(2) itself: the pipe is non-blocking under the handler, and `availableData` traps
+            // when a call finds nothing to read (EAGAIN), which it did once in a ThreadSanitizer run.
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(Data(chunk[..<count]))
+            } else if count == 0 {
+                handle.readabilityHandler = nil  // end of file: the process closed its stderr
+            }  // else EAGAIN or EINTR: nothing now; the handler runs again when there is something
         }
         try child.process.run()
         return child
