@@ -219,10 +219,13 @@ extension Pager {
         guard let index else { return }
         guard let transition else { return body(VisiblePage(index: index, id: pages[index].id, fraction: 1)) }
         let extent = pageExtent
-        let f = transition.progress
-        for (position, fraction) in [(index, 1 - f), (transition.to, f)] where fraction * extent > 1 + 1e-9 {
-            body(VisiblePage(index: position, id: pages[position].id, fraction: fraction))
+        func show(_ position: Int, _ fraction: Double) {
+            if fraction * extent > 1 + 1e-9 {
+                body(VisiblePage(index: position, id: pages[position].id, fraction: fraction))
+            }
         }
+        show(index, 1 - transition.progress)
+        show(transition.to, transition.progress)
     }
 
     /// The indicator now: at rest on the current tab, or between tabs during a transition

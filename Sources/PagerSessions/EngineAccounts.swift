@@ -3,9 +3,8 @@ import Synchronization
 
 /// The counts that limits apply to across every shard of a ``PagerEngines``: live sessions,
 /// session data bytes, the read cache's bytes, event subscribers, and subscribers by client
-/// address. A shard reserves
-/// before it stores and releases when it forgets, so a limit holds for the whole server, not per
-/// shard. Every operation is O(1): an atomic compare-and-swap, or one dictionary entry under a
+/// address. A shard reserves before it stores and releases when it forgets, so a limit holds for
+/// the whole server, not per shard. Every operation is O(1): an atomic compare-and-swap, or one dictionary entry under a
 /// lock of its own that nothing else is taken under.
 public final class EngineAccounts: Sendable {
     let sessions = Atomic<Int>(0)

@@ -218,36 +218,22 @@ public actor PagerEngine {
         return value!
     }
 
-    /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, as
-    /// ``immediately(_:)`` would run it: the routes' way in for a command. Written out for its one
-    /// result type, because the generic ``immediately(_:)`` looked up its result's type metadata
-    /// on every call.
+    /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, through
+    /// ``immediately(_:)``: the routes' way in for a command. Called here, in the engine's own
+    /// module, `immediately` is specialised for the result type; called generically from the
+    /// routes' module it looked up its result's type metadata on every call.
     public nonisolated func applyImmediately(
         _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition?
     ) throws(EngineError) -> CommandResult {
-        var outcome: Result<CommandResult, EngineError>?
-        executor.runExclusively {
-            assumeIsolated { engine in
-                outcome = Result { () throws(EngineError) in
-                    try engine.apply(command, to: id, precondition: precondition)
-                }
-            }
-        }
-        return try outcome!.get()
+        try immediately { engine throws(EngineError) in try engine.apply(command, to: id, precondition: precondition) }
     }
 
-    /// ``read(_:unlessVersionIn:)`` run now, on the calling thread, as ``immediately(_:)`` would
-    /// run it: the routes' way in for a read (see ``applyImmediately(_:to:precondition:)``).
+    /// ``read(_:unlessVersionIn:)`` run now, on the calling thread, through ``immediately(_:)``:
+    /// the routes' way in for a read (see ``applyImmediately(_:to:precondition:)``).
     public nonisolated func readImmediately(
         _ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?
     ) throws(EngineError) -> SessionRead {
-        var outcome: Result<SessionRead, EngineError>?
-        executor.runExclusively {
-            assumeIsolated { engine in
-                outcome = Result { () throws(EngineError) in try engine.read(id, unlessVersionIn: unchanged) }
-            }
-        }
-        return try outcome!.get()
+        try immediately { engine throws(EngineError) in try engine.read(id, unlessVersionIn: unchanged) }
     }
 
     /// Whether session `id` is in this engine's table (live or not yet evicted).

@@ -9,8 +9,8 @@ public import PagerModel
 /// (``PagerEngine/immediately(_:)``, or for a command and a read its written-out forms
 /// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
 /// ``PagerEngine/readImmediately(_:unlessVersionIn:)``: take the shard's lock, run, release),
-/// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole engine work and
-/// leaving server threads idle; work that may wait (eviction, a consumer abandoning a change feed,
+/// because measurements showed the hop to a Swift thread and back costing as much CPU as the
+/// whole engine work and leaving server threads idle; work that may wait (eviction, a consumer abandoning a change feed,
 /// tests) `await`s the actor instead, which takes the same lock on the shard's queue. So two
 /// requests contend only when they touch the same shard, and commands on one session apply one at
 /// a time, in the order they take its shard's lock. Invariants: an engine's methods never suspend

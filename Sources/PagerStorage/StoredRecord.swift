@@ -186,12 +186,10 @@ enum StoredRecord {
         let catalog = try readPages(doc.array())
         let settings = try readSettings(doc.array())
         let place = try StoredPosition(parsing: position)
-        do {
-            return try Pager(
+        return try valid { () throws(PagerError) in
+            try Pager(
                 restoring: pages, index: place.index, transition: place.transition, overscroll: place.overscroll,
                 settings: settings, catalog: catalog, version: version, timer: place.timer)
-        } catch {
-            throw RecordError("the stored pager is not valid: \(error)")
         }
     }
 
@@ -200,13 +198,16 @@ enum StoredRecord {
     /// derived from them (its tab forms) across a move made elsewhere.
     static func pager(laying position: [UInt8], on held: Pager, version: Int) throws(RecordError) -> Pager {
         let place = try StoredPosition(parsing: position)
-        do {
-            return try held.restoring(
+        return try valid { () throws(PagerError) in
+            try held.restoring(
                 index: place.index, transition: place.transition, overscroll: place.overscroll, version: version,
                 timer: place.timer)
-        } catch {
-            throw RecordError("the stored pager is not valid: \(error)")
         }
+    }
+
+    /// The pager `make` rebuilds; the model's refusal becomes the record's error.
+    private static func valid(_ make: () throws(PagerError) -> Pager) throws(RecordError) -> Pager {
+        do { return try make() } catch { throw RecordError("the stored pager is not valid: \(error)") }
     }
 
     /// A stored position, read from its record.
