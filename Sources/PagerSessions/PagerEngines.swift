@@ -6,18 +6,18 @@ public import PagerModel
 /// Concurrency model, in one place: every session lives in exactly one shard, chosen by a hash of
 /// its id; each shard is an actor that guards its own table, and its executor is a lock. The HTTP
 /// layer enters a shard synchronously on the server thread that read the request
-/// (``PagerEngine/immediately(_:)``, or for a command and a read its written-out forms
+/// (``PagerEngine/immediately(_:)``, or for a command and a read its forms for one result type
 /// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
 /// ``PagerEngine/readImmediately(_:unlessVersionIn:)``: take the shard's lock, run, release),
-/// because measurements showed the hop to a Swift thread and back costing as much CPU as the
-/// whole engine work and leaving server threads idle; work that may wait (eviction, a consumer abandoning a change feed,
-/// tests) `await`s the actor instead, which takes the same lock on the shard's queue. So two
-/// requests contend only when they touch the same shard, and commands on one session apply one at
-/// a time, in the order they take its shard's lock. Invariants: an engine's methods never suspend
-/// and never enter another shard; no lock is held for work proportional to the number of sessions
-/// or subscribers (eviction takes at most ``PagerEngine/evictionBatch`` sessions per turn, a
-/// change reaches at most `maxSubscribersPerSession` subscribers); decoding and encoding happen
-/// outside. Limits that span shards (sessions, the memory budget, subscribers in all and by
+/// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole
+/// engine work and leaving server threads idle; work that may wait (eviction, a consumer abandoning
+/// a change feed, tests) `await`s the actor instead, which takes the same lock on the shard's
+/// queue. So two requests contend only when they touch the same shard, and commands on one session
+/// apply one at a time, in the order they take its shard's lock. Invariants: an engine's methods
+/// never suspend and never enter another shard; no lock is held for work proportional to the number
+/// of sessions or subscribers (eviction takes at most ``PagerEngine/evictionBatch`` sessions per
+/// turn, a change reaches at most `maxSubscribersPerSession` subscribers); decoding and encoding
+/// happen outside. Limits that span shards (sessions, the memory budget, subscribers in all and by
 /// address) are kept in ``EngineAccounts`` with atomic reservations. With a ``SessionStore``, a
 /// change is submitted to the store under the shard's lock (a queue append, no disk), the request
 /// waits for the commit off the lock, and the store's thread settles each commit by entering the
