@@ -184,14 +184,11 @@ extension HTTPServer {
             // First call: headers only. Copy everything out of C memory now.
             let methodText = method.map { String(cString: $0) } ?? ""
             let parsedMethod = HTTPRequest.Method(methodText)
-            let context = RequestContext(method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/")
+            let context = RequestContext(
+                method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/", lock: contextLocks.lock())
             var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
-            for (name, value) in Self.values(of: connection, kind: .HEADER_KIND) {
-                if let fieldName = HTTPField.Name(name) {
-                    context.headers.append(HTTPField(name: fieldName, value: value))
-                } else {
-                    malformed = "the header name '\(name)' is not a token"
-                }
+            if let name = Self.copyHeaderFields(of: connection, into: &context.headers) {
+                malformed = "the header name '\(name)' is not a token"
             }
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
             context.peer = Self.clientAddress(of: connection)
@@ -353,9 +350,46 @@ extension HTTPServer {
         return PeerAddress(UnsafeRawPointer(address))
     }
 
+    /// Appends the request's header fields to `fields`; returns the last name that is not a
+    /// token (that field is left out), or nil when every name is one.
+    private static func copyHeaderFields(of connection: OpaquePointer, into fields: inout HTTPFields) -> String? {
+        struct Copy {
+            var fields: HTTPFields
+            var badName: String?
+        }
+        // Counted first (a walk of a short list, with no callback), so the fields grow once.
+        let count = Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil))
+        guard count > 0 else { return nil }
+        var copy = Copy(fields: fields, badName: nil)
+        fields = HTTPFields()
+        copy.fields.reserveCapacity(copy.fields.count + count)
+        withUnsafeMutablePointer(to: &copy) { pointer in
+            _ = MHD_get_connection_values(
+                connection, .HEADER_KIND,
+                { cls, _, key, value in
+                    guard let cls, let key else { return .YES }
+                    let copy = cls.assumingMemoryBound(to: Copy.self)
+                    let name = String(cString: key)
+                    if let fieldName = HTTPField.Name(name) {
+                        copy.pointee.fields.append(
+                            HTTPField(name: fieldName, value: value.map { String(cString: $0) } ?? ""))
+                    } else {
+                        copy.pointee.badName = name
+                    }
+                    return .YES
+                }, pointer)
+        }
+        fields = copy.fields
+        return copy.badName
+    }
+
     /// Copies the header or query values of a connection into Swift strings.
     private static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
         var collected: [(name: String, value: String)] = []
+        // Counted first (a walk of a short list, with no callback), so the array grows once.
+        let count = Int(MHD_get_connection_values(connection, kind, nil, nil))
+        guard count > 0 else { return collected }
+        collected.reserveCapacity(count)
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = MHD_get_connection_values(
                 connection, kind,

@@ -41,6 +41,8 @@ public final class HTTPServer: Sendable {
     /// Set when the grace period is over: requests whose body completes now are refused too.
     let refusing = Atomic<Bool>(false)
     let watcher = PeerWatcher()
+    /// The locks request contexts borrow for the state they share with other threads.
+    let contextLocks = LockStripes()
     let errorLog: @Sendable (String) -> Void
 
     /// Creates a stopped server. `errorLog` receives libmicrohttpd's own error messages (a

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Synchronization
 
@@ -43,26 +44,37 @@ final class RequestContext: @unchecked Sendable {
     var isTracked = false
     /// The streamed body being sent, if any; read by `stop()` from another thread.
     var stream: HTTPResponseStream? {
-        get { shared.withLock { $0.stream } }
-        set { shared.withLock { $0.stream = newValue } }
+        get { withShared { $0.stream } }
+        set { withShared { $0.stream = newValue } }
     }
     var connection: ConnectionBox?
 
-    /// What other threads read or write, under one lock (one per request, made with it).
+    /// What other threads read or write, only while holding `lock`.
     private struct Shared {
         var handoff = Handoff.receiving
         var stream: HTTPResponseStream?
     }
-    private let shared = Locked(Shared())
+    private var shared = Shared()
+    /// Guards `shared`; borrowed from the server's ``LockStripes``, so other requests may hold
+    /// the same lock at other times.
+    private let lock: NSLock
+
+    /// Runs `body` on the shared state under the lock.
+    private func withShared<Result>(_ body: (inout Shared) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&shared)
+    }
 
     /// Runs `body` on the hand-off state under the lock.
     private func withHandoff<Result>(_ body: (inout Handoff) -> Result) -> Result {
-        shared.withLock { body(&$0.handoff) }
+        withShared { body(&$0.handoff) }
     }
 
-    init(method: HTTPRequest.Method, path: String) {
+    init(method: HTTPRequest.Method, path: String, lock: NSLock) {
         self.method = method
         self.path = path
+        self.lock = lock
     }
 
     /// The request value handed to the responder.
@@ -183,11 +195,17 @@ enum RequestFraming {
 }
 
 extension String {
+    /// The text without leading and trailing spaces and tabs; made without copying the bytes out.
     func trimmingASCIISpaces() -> String {
-        let bytes = Array(utf8)
-        var start = 0, end = bytes.count
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end {
+            let last = bytes.index(before: end)
+            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+            end = last
+        }
+        return start == bytes.startIndex && end == bytes.endIndex ? self : String(self[start..<end])
     }
 }

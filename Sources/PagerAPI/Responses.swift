@@ -88,10 +88,13 @@ func stateResponse(
 
 /// A JSON response for a session resource at `version`.
 func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: HTTPResponse.Status = .ok) -> Response {
-    Response(
-        status: status,
-        headers: HTTPFields([SessionResourceFields.json, ETag.field(for: version), SessionResourceFields.noStore]),
-        body: bytes)
+    // Appended into room made once: built from an array, the fields grew their storage twice.
+    var headers = HTTPFields()
+    headers.reserveCapacity(3)
+    headers.append(SessionResourceFields.json)
+    headers.append(ETag.field(for: version))
+    headers.append(SessionResourceFields.noStore)
+    return Response(status: status, headers: headers, body: bytes)
 }
 
 /// The fields every session resource's answer carries, made (and checked) once.

@@ -36,18 +36,27 @@ import Synchronization
     /// Calling it again from inside `body` is a programming error and traps rather than
     /// deadlocking.
     @usableFromInline func runExclusively(_ body: () -> Void) {
+        hold()
+        defer { release() }
+        body()
+    }
+
+    /// Takes the lock on the calling thread, waiting only while other work holds it, and records
+    /// the thread as its owner. Taking it again on the same thread traps rather than deadlocking.
+    @usableFromInline func hold() {
         let me = Self.currentThread
         precondition(owner.load(ordering: .relaxed) != me, "the engine is already held by this thread")
         lock.lock()
         owner.store(me, ordering: .relaxed)
-        defer {
-            owner.store(0, ordering: .relaxed)
-            lock.unlock()
-        }
-        body()
     }
 
-    /// True on the thread inside `runExclusively`, so `assumeIsolated` accepts the engine there.
+    /// Gives up the lock taken by ``hold()`` on this thread.
+    @usableFromInline func release() {
+        owner.store(0, ordering: .relaxed)
+        lock.unlock()
+    }
+
+    /// True on the thread holding the lock, so `assumeIsolated` accepts the engine there.
     @usableFromInline func isIsolatingCurrentContext() -> Bool? {
         owner.load(ordering: .relaxed) == Self.currentThread
     }

@@ -201,39 +201,53 @@ public actor PagerEngine {
 
     /// Runs `body` on the engine now, on the calling thread, waiting only for work already
     /// running on it. `body` must not call `immediately` again.
+    ///
+    /// Holding the executor's lock is what being isolated to the engine means (see
+    /// ``EngineExecutor``), so once it is held `body` is called as the plain function it is
+    /// underneath: an `isolated` parameter changes where a function may be called from, not how
+    /// it is called. That is the cast `assumeIsolated` makes after its check.
     @inlinable public nonisolated func immediately<T: Sendable, E: Error>(
-        _ body: @Sendable (isolated PagerEngine) throws(E) -> T
+        _ body: (isolated PagerEngine) throws(E) -> T
     ) throws(E) -> T {
-        // The value or the error leave through captured variables, so that `assumeIsolated`
-        // returns nothing: returning a generic result made every call look up its type metadata.
-        var value: T?
-        var failure: E?
-        executor.runExclusively {
-            assumeIsolated { engine in
-                do throws(E) { value = try body(engine) } catch { failure = error }
-            }
+        executor.hold()
+        defer { executor.release() }
+        return try withoutActuallyEscaping(body) { (body) throws(E) -> T in
+            try unsafeBitCast(body, to: ((PagerEngine) throws(E) -> T).self)(self)
         }
-        if let failure { throw failure }
-        // runExclusively always runs its body, so one of the two is there.
-        return value!
     }
 
-    /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, through
-    /// ``immediately(_:)``: the routes' way in for a command. Called here, in the engine's own
-    /// module, `immediately` is specialised for the result type; called generically from the
-    /// routes' module it looked up its result's type metadata on every call.
+    /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, as
+    /// ``immediately(_:)`` runs its body: the routes' way in for a command. The function cast
+    /// captures nothing, so unlike a closure handed to `immediately` (made escaping for the cast,
+    /// two allocations) the call allocates nothing.
     public nonisolated func applyImmediately(
         _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition?
     ) throws(EngineError) -> CommandResult {
-        try immediately { engine throws(EngineError) in try engine.apply(command, to: id, precondition: precondition) }
+        typealias Isolated = (isolated PagerEngine, PagerCommand, SessionID, VersionPrecondition?) throws(EngineError)
+            -> CommandResult
+        typealias Plain = (PagerEngine, PagerCommand, SessionID, VersionPrecondition?) throws(EngineError) ->
+            CommandResult
+        executor.hold()
+        defer { executor.release() }
+        let isolated: Isolated = { engine, command, id, precondition throws(EngineError) in
+            try engine.apply(command, to: id, precondition: precondition)
+        }
+        return try unsafeBitCast(isolated, to: Plain.self)(self, command, id, precondition)
     }
 
-    /// ``read(_:unlessVersionIn:)`` run now, on the calling thread, through ``immediately(_:)``:
-    /// the routes' way in for a read (see ``applyImmediately(_:to:precondition:)``).
+    /// ``read(_:unlessVersionIn:)`` run now, on the calling thread: the routes' way in for a
+    /// read (see ``applyImmediately(_:to:precondition:)``).
     public nonisolated func readImmediately(
         _ id: SessionID, unlessVersionIn unchanged: VersionPrecondition?
     ) throws(EngineError) -> SessionRead {
-        try immediately { engine throws(EngineError) in try engine.read(id, unlessVersionIn: unchanged) }
+        typealias Isolated = (isolated PagerEngine, SessionID, VersionPrecondition?) throws(EngineError) -> SessionRead
+        typealias Plain = (PagerEngine, SessionID, VersionPrecondition?) throws(EngineError) -> SessionRead
+        executor.hold()
+        defer { executor.release() }
+        let isolated: Isolated = { engine, id, unchanged throws(EngineError) in
+            try engine.read(id, unlessVersionIn: unchanged)
+        }
+        return try unsafeBitCast(isolated, to: Plain.self)(self, id, unchanged)
     }
 
     /// Whether session `id` is in this engine's table (live or not yet evicted).

@@ -6,7 +6,7 @@ public import PagerModel
 /// Concurrency model, in one place: every session lives in exactly one shard, chosen by a hash of
 /// its id; each shard is an actor that guards its own table, and its executor is a lock. The HTTP
 /// layer enters a shard synchronously on the server thread that read the request
-/// (``PagerEngine/immediately(_:)``, or for a command and a read its forms for one result type
+/// (``PagerEngine/immediately(_:)``, or for a command and a read its allocation-free forms
 /// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
 /// ``PagerEngine/readImmediately(_:unlessVersionIn:)``: take the shard's lock, run, release),
 /// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole
