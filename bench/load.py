@@ -5,7 +5,9 @@ Starts the release pagerd and bench/ceiling, creates 1,000 four-page looping ses
 and runs wrk against each server in turn for POST …/next (rotating over the sessions), GET of
 the state, and POST …/scroll (progress 0.25 and 0.5 in turn), at 1, 64 and 256 connections; every
 POST changes its session. Prints req/s, p50/p99 latency, server CPU per
-request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3).
+request and pagerd's ratio to the ceiling in the same run: medians of LOAD_REPEAT runs (3). The
+servers take turns run by run, each repeat starting one server later in the order, so none is
+always the first (or the last) to run after another endpoint's load.
 
 pagerd runs in LOAD_THREADING mode (default poll) with LOAD_THREADS internal threads (default 2),
 with sessions in memory, and again with one thread, to show how it scales; a third pagerd keeps
@@ -162,7 +164,9 @@ def run_all(data):
             for repeat in range(REPEAT):
                 for endpoint in ("POST next", "GET state", "POST scroll"):
                     for connections in CONNECTIONS:
-                        for server, process in processes.items():
+                        servers = list(processes.items())
+                        turn = repeat % len(servers)
+                        for server, process in servers[turn:] + servers[:turn]:
                             figures = run_wrk(ports[server], endpoint_scripts[server][endpoint], connections, process.pid)
                             results.setdefault((endpoint, connections, server), []).append(figures)
                             print(f"  run {repeat + 1}/{REPEAT} {endpoint:11} c={connections:<3} {server:10} "

@@ -1,6 +1,13 @@
-/// The engine's sessions without subscribers, least recently used first: an intrusive doubly
-/// linked list, so marking a session used, adding and removing one are O(1), and the sessions
-/// that expire are always at the front.
+/// The engine's sessions without subscribers, in the order they were last listed (moved to the
+/// newest end), oldest first: an intrusive doubly linked list, so listing, moving and removing a
+/// session are O(1), and the sessions that expire are at the front.
+///
+/// Each session records when it was listed (`listedAt`). A use moves a session to the newest end
+/// only when it was listed at least a granularity ago (``PagerEngine`` uses a second, or less
+/// for a short idle TTL), so that a session used again and again is not relinked every time
+/// (a relink writes to its two neighbours and the list's end). A session's last use is therefore
+/// at most one granularity after its listing, and a session expires at most that much later
+/// than one listed before it.
 ///
 /// The list does not own its sessions (the engine's table does): a session must be removed from
 /// the list before it is dropped from the table.
@@ -10,9 +17,10 @@ struct IdleOrder {
     /// Sessions in the list.
     private(set) var count = 0
 
-    /// Adds `session` as the most recently used.
-    mutating func append(_ session: PagerEngine.Session) {
+    /// Adds `session` at the newest end, listed at `now`.
+    mutating func append(_ session: PagerEngine.Session, at now: Double) {
         precondition(!session.isLinked, "a session is linked twice")
+        session.listedAt = now
         session.older = newest
         session.newer = nil
         if let newest { newest.newer = session } else { oldest = session }
@@ -32,10 +40,13 @@ struct IdleOrder {
         count -= 1
     }
 
-    /// Makes `session` the most recently used.
-    mutating func moveToNewest(_ session: PagerEngine.Session) {
-        guard newest !== session else { return }
+    /// Moves `session` to the newest end, listed at `now`.
+    mutating func moveToNewest(_ session: PagerEngine.Session, at now: Double) {
+        guard newest !== session else {
+            session.listedAt = now
+            return
+        }
         remove(session)
-        append(session)
+        append(session, at: now)
     }
 }

@@ -32,7 +32,7 @@ public actor PagerEngine {
     /// value: a hash table keeps about half its buckets empty, and inline values made those
     /// empty buckets cost as much memory as the sessions themselves.
     ///
-    /// Sessions without subscribers are also linked in `idleOrder`, least recently used first,
+    /// Sessions without subscribers are also linked in `idleOrder`, least recently listed first,
     /// so eviction looks only at the sessions that expire.
     final class Session {
         let id: SessionID
@@ -68,6 +68,8 @@ public actor PagerEngine {
         unowned(unsafe) var older: Session?
         unowned(unsafe) var newer: Session?
         var isLinked = false
+        /// When it was last moved to the newest end of `idleOrder` (engine clock).
+        var listedAt: Double = 0
         /// When the auto-advance timer is due (wall-clock ms), while queued in `timers`.
         var timerDue: Int64 = 0
         /// Its place in `timers`; −1 when not queued.
@@ -304,7 +306,7 @@ public actor PagerEngine {
             id: id, pager: pager, durable: store == nil ? pager : nil, lastUsed: now, accounts: accounts)
         if commit != nil { session.inFlight = 1 }
         sessions[id] = session
-        idleOrder.append(session)
+        idleOrder.append(session, at: now)
         schedule(session)
         return Created(snapshot: SessionSnapshot(id: id, pager: pager), commit: commit)
     }
@@ -313,10 +315,11 @@ public actor PagerEngine {
     /// but is never refused by them. Restore sessions least recently used first.
     public func restore(_ id: SessionID, pager: Pager, idleSeconds: Double) {
         precondition(sessions[id] == nil, "a session is restored twice")
-        let lastUsed = clock.now() - max(0, idleSeconds)
+        let now = clock.now()
+        let lastUsed = now - max(0, idleSeconds)
         let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed, accounts: accounts)
         sessions[id] = session
-        idleOrder.append(session)
+        idleOrder.append(session, at: now)
         schedule(session)
         accounts.admit(bytes: pager.storedBytes)
     }
@@ -595,7 +598,7 @@ public actor PagerEngine {
             id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
         session.storedUse = now - max(0, Date().timeIntervalSince1970 - stored.lastUsed)
         sessions[stored.id] = session
-        idleOrder.append(session)
+        idleOrder.append(session, at: now)
         schedule(session)
         accounts.admit(bytes: stored.pager.storedBytes)
     }
@@ -665,8 +668,9 @@ public actor PagerEngine {
     /// engine for a mass expiry; the sweeper evicts the rest in batches of this size.
     public static let evictionBatch = 256
 
-    /// Evicts up to `limit` sessions idle past the TTL, oldest first, stopping at the first one
-    /// that is not: O(evicted), however many sessions there are.
+    /// Evicts up to `limit` sessions idle past the TTL, least recently listed first, stopping at
+    /// the first one that is not: O(evicted), however many sessions there are. One listed later
+    /// than that one and expired waits for a later sweep, by at most ``idleOrderGranularity``.
     @discardableResult
     private func evictExpired(now: Double, limit: Int) -> Int {
         var count = 0
@@ -683,17 +687,24 @@ public actor PagerEngine {
         session.subscribers.isEmpty && session.inFlight == 0 && now - session.lastUsed > limits.idleTTL
     }
 
-    /// Marks the session used now: the newest in `idleOrder`, unless subscribers hold it. With a
+    /// Marks the session used now, and moves it to the newest end of `idleOrder` (unless
+    /// subscribers hold it) when it was listed at least ``idleOrderGranularity`` ago. With a
     /// store, a use is recorded at most every ``storedUseInterval``, so that a session only read
     /// is not expired by a restart.
     private func touch(_ session: Session, now: Double) {
         session.lastUsed = now
-        if session.isLinked { idleOrder.moveToNewest(session) }
+        if session.isLinked, now - session.listedAt >= idleOrderGranularity { idleOrder.moveToNewest(session, at: now) }
         if let store, now - session.storedUse >= storedUseInterval {
             session.storedUse = now
             try? store.submit(.touch(session.id, lastUsed: wallOrigin + now), completion: nil)
         }
     }
+
+    /// How long a used session may stay where it was listed in `idleOrder`: a second, or a
+    /// sixty-fourth of the idle TTL when that is shorter. A session expired behind a live one
+    /// listed before it waits at most this much longer for the sweep (a request for it finds it
+    /// expired at once, see ``liveSession(_:now:)``).
+    private var idleOrderGranularity: Double { min(1, limits.idleTTL / 64) }
 
     /// How stale the store's record of a session's last use may get: an eighth of the idle TTL,
     /// so a restart can shorten a session's life by at most that much.
@@ -879,7 +890,7 @@ public actor PagerEngine {
         accounts.releaseAddress(subscriber.address)
         session.lastUsed = clock.now()
         if session.subscribers.isEmpty, !session.isLinked {
-            idleOrder.append(session)
+            idleOrder.append(session, at: session.lastUsed)
             watched[id] = nil
         }
     }

@@ -67,6 +67,37 @@ struct EngineLimitTests {
         _ = events
     }
 
+    @Test(
+        "a use within a second of a session's listing leaves it in place: one expired behind it waits at most that second"
+    )
+    func idleOrderGranularity() async throws {
+        let time = ManualTime()
+        // A TTL of 64 s gives a granularity of exactly one second.
+        let engine = Self.engine(EngineLimits(idleTTL: 64), time: time)
+        let first = try await engine.create(Self.onePage).id
+        time.advance(by: 0.5)
+        let second = try await engine.create(Self.onePage).id
+        time.advance(by: 0.375)  // now 0.875: `first` was listed 0.875 s ago, so it stays first
+        _ = try await engine.snapshot(of: first)
+        time.advance(by: 63.75)  // now 64.625: `second` (used at 0.5) is past 64 s, `first` (0.875) is not
+        #expect(await engine.evictExpired() == 0)
+        time.advance(by: 0.375)  // now 65: both are
+        #expect(await engine.evictExpired() == 2)
+
+        // A use a second or more after the listing moves the session to the newest end.
+        let third = try await engine.create(Self.onePage).id
+        let fourth = try await engine.create(Self.onePage).id
+        time.advance(by: 1)
+        _ = try await engine.snapshot(of: third)
+        time.advance(by: 64)  // `fourth` (used at 65) is past 64 s, `third` (66) is not
+        let visits = await engine.evictionVisits
+        #expect(await engine.evictExpired() == 1)
+        #expect(await engine.evictionVisits - visits == 2)
+        #expect(try await engine.snapshot(of: third).version == 1)
+        await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: fourth) }
+        _ = second
+    }
+
     @Test("a session whose last subscriber leaves idles from that moment")
     func idleAfterUnsubscribe() async throws {
         let time = ManualTime()
@@ -80,7 +111,7 @@ struct EngineLimitTests {
         // finished (the nonisolated subscriber count drops midway through it).
         for _ in 0..<2000 where await !engine.watchedSessions.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         #expect(await engine.watchedSessions.isEmpty)
-        #expect(await engine.subscriberTotal == 0)
+        #expect(engine.subscriberTotal == 0)
         time.advance(by: 99)
         #expect(await engine.evictExpired() == 0)
         time.advance(by: 2)
@@ -105,10 +136,10 @@ struct EngineLimitTests {
         await #expect(throws: EngineError.tooManySubscribers(limit: 3, scope: .session)) {
             try await engine.subscribe(to: one, from: "10.0.0.4")
         }
-        #expect(await engine.subscriberTotal == 4)
+        #expect(engine.subscriberTotal == 4)
         // Deleting a session releases its subscribers' address slots.
-        try await engine.delete(one)
-        #expect(await engine.subscriberTotal == 1)
+        _ = try await engine.delete(one)
+        #expect(engine.subscriberTotal == 1)
         held.append(try await engine.subscribe(to: two, from: "10.0.0.1").events)
         #expect(held.count == 5)
     }
@@ -122,7 +153,7 @@ struct EngineLimitTests {
         let engine = Self.engine(EngineLimits(memoryBudgetBytes: perSession * 3 + 100))
         var ids: [SessionID] = []
         for _ in 0..<3 { ids.append(try await engine.create(definition).id) }
-        #expect(await engine.storedBytes == perSession * 3)
+        #expect(engine.storedBytes == perSession * 3)
         await #expect(throws: EngineError.memoryBudgetExceeded(limit: perSession * 3 + 100)) {
             try await engine.create(definition)
         }
@@ -133,8 +164,8 @@ struct EngineLimitTests {
         #expect(try await engine.snapshot(of: ids[0]).version == 1)
         // Shrinking is always allowed, and what it frees can be used.
         _ = try await engine.apply(.update(pageID: "a", PageUpdate(content: [:])), to: ids[1])
-        #expect(await engine.storedBytes < perSession * 3)
-        try await engine.delete(ids[2])
+        #expect(engine.storedBytes < perSession * 3)
+        _ = try await engine.delete(ids[2])
         _ = try await engine.create(definition)
         #expect(await engine.sessionCount == 3)
     }
@@ -170,13 +201,13 @@ struct EngineLimitTests {
             let command = commands[Int(generator.next() % UInt64(commands.count))]
             let precondition: VersionPrecondition? = generator.next() % 5 == 0 ? .oneOf([1]) : nil
             let before = try await engine.snapshot(of: id)
-            let bytesBefore = await engine.storedBytes
+            let bytesBefore = engine.storedBytes
             do {
                 _ = try await engine.apply(command, to: id, precondition: precondition)
             } catch {
                 refusals += 1
                 #expect(try await engine.snapshot(of: id) == before, "\(command) refused with \(error)")
-                #expect(await engine.storedBytes == bytesBefore)
+                #expect(engine.storedBytes == bytesBefore)
             }
         }
         #expect(refusals > 100)
