@@ -26,10 +26,16 @@ extension SessionRoutes {
     static func scrollCommand(_ request: Request) throws(APIError) -> PagerCommand {
         let reader = try request.reader(allowing: ["progress", "offset", "windowOffset"])
         return try reader.read { reader throws(PagerError) in
-            let given = ["progress", "offset", "windowOffset"].filter { reader.has($0) }
-            guard given.count == 1 else {
+            // Counted without building a list of them: a scroll is the most frequent command.
+            var given = 0
+            var second = "progress"
+            for name in ["progress", "offset", "windowOffset"] where reader.has(name) {
+                given += 1
+                if given == 2 { second = name }
+            }
+            guard given == 1 else {
                 throw PagerError(
-                    kind: .invalid, field: given.count > 1 ? given[1] : "progress",
+                    kind: .invalid, field: given > 1 ? second : "progress",
                     detail: "Send exactly one of 'progress', 'offset' or 'windowOffset'.")
             }
             if let p = try reader.number("progress") { return .scroll(.progress(p)) }
