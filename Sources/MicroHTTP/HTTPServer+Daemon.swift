@@ -157,19 +157,23 @@ extension HTTPServer {
     private static let accessHandler: MHD_AccessHandlerCallback = {
         cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
         guard let cls, let connection, let uploadDataSize, let requestState else { return .NO }
-        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-        return server.handle(
-            connection, url: url, method: method, upload: uploadData, uploadSize: uploadDataSize,
-            requestState: requestState)
+        // The server outlives its daemon, so it is used without a retain: every server thread
+        // shares it, and retaining it on each callback made its reference count a contended line.
+        return Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+            server.handle(
+                connection, url: url, method: method, upload: uploadData, uploadSize: uploadDataSize,
+                requestState: requestState)
+        }
     }
 
     private static let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
         guard let cls, let requestState, let raw = requestState.pointee else { return }
         requestState.pointee = nil
-        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
-        server.statistics.live.subtract(1, ordering: .releasing)
+        Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+            if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
+            server.statistics.live.subtract(1, ordering: .releasing)
+        }
     }
 
     private func handle(
@@ -239,9 +243,9 @@ extension HTTPServer {
                 return queue(responder.response(for: .shuttingDown), on: connection, context: context)
             }
             let request = context.makeRequest()
-            let responder = self.responder
             // A request the responder can answer without waiting is answered here, on this
-            // thread, with no task made for it.
+            // thread, with no task made for it. (The responder is used where it is stored: a
+            // copy would retain it, an object every server thread shares, on every request.)
             if let response = responder.respondImmediately(to: request) {
                 context.markAnswered()
                 return queue(response, on: connection, context: context)

@@ -32,14 +32,28 @@ public typealias ImmediateRouteHandler = @Sendable (RouteContext) throws(APIErro
 /// Maps a method and a path pattern such as `/v1/sessions/{id}` to a handler.
 public struct Router: Sendable {
     /// One registered route.
-    public struct Route: Sendable {
+    /// A class, so a match hands out one reference: every server thread matches the same
+    /// routes, and copying a route's pattern, segments and handlers retained four objects they
+    /// all share.
+    public final class Route: Sendable {
         /// The method.
-        public var method: HTTPRequest.Method
+        public let method: HTTPRequest.Method
         /// The pattern, for example `/v1/sessions/{id}/next`.
-        public var pattern: String
+        public let pattern: String
         let segments: [Segment]
         let handler: RouteHandler
         let immediate: ImmediateRouteHandler?
+
+        init(
+            method: HTTPRequest.Method, pattern: String, segments: [Segment], handler: @escaping RouteHandler,
+            immediate: ImmediateRouteHandler?
+        ) {
+            self.method = method
+            self.pattern = pattern
+            self.segments = segments
+            self.handler = handler
+            self.immediate = immediate
+        }
     }
 
     enum Segment: Sendable, Equatable {

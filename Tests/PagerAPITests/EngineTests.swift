@@ -42,14 +42,14 @@ struct EngineTests {
         try await step(.push(pageID: "x", Screen(id: "s")))
         try await step(.next)
         try await step(.next)  // at the end: no change, nothing published
-        try await engine.delete(created.id)
+        _ = try await engine.delete(created.id)
         let seen = await collector.value
         #expect(
             seen.map(\.0) == [
                 .pageChanged, .transition, .pagesChanged, .stackChanged, .pageChanged, .pageChanged, .deleted,
             ])
         #expect(seen.map(\.1) == [2, 3, 4, 5, 6, 7, 7])
-        #expect(await engine.subscriberTotal == 0)
+        #expect(engine.subscriberTotal == 0)
     }
 
     @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once")

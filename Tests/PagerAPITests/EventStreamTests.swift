@@ -63,8 +63,8 @@ struct EventStreamTests {
         for _ in 0..<2000 where stream.bufferedByteCount == initial { try await Task.sleep(for: .milliseconds(5)) }
         #expect(stream.bufferedByteCount > initial)
         #expect(await api.send("DELETE", "/v1/sessions/\(id)").status == 204)
-        for _ in 0..<2000 where await api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(await api.engine.subscriberTotal == 0)
+        for _ in 0..<2000 where api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(api.engine.subscriberTotal == 0)
         stream.close()  // as the server does once the finished stream is sent
     }
 }

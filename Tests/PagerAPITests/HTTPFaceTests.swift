@@ -77,7 +77,7 @@ struct HTTPFaceTests {
         let right = await api.send("GET", "/v1/templates", headers: [("Authorization", "Bearer s3cret-token")])
         #expect(right.status == 200)
         let session = await api.send("POST", "/v1/sessions", json: #"{"template": "mall"}"#)
-        let count = await api.engine.sessionCount
+        let count = api.engine.sessionCount
         #expect(session.status == 401 && count == 0)
         #expect(await api.send("GET", "/healthz").status == 200)
         #expect(await api.send("GET", "/metrics").status == 200)
@@ -141,7 +141,7 @@ struct EventRouteTests {
         #expect(reply.status == 200)
         #expect(reply.headers["Content-Type"] == "text/event-stream; charset=utf-8")
         #expect(reply.headers["Cache-Control"] == "no-store" && reply.headers["ETag"] == "\"1\"")
-        #expect(await api.engine.subscriberTotal == 1)
+        #expect(api.engine.subscriberTotal == 1)
         let full = await api.send("GET", "/v1/sessions/\(id)/events")
         #expect(full.status == 503 && full.code == "at_capacity" && full.headers["Retry-After"] == "5")
         let missing = await api.send("GET", "/v1/sessions/nope/events")

@@ -109,7 +109,7 @@ struct ReadCacheTests {
         }
         // Session data still gets the whole budget.
         _ = try await engine.create(Self.twoPages)
-        #expect(await engine.storedBytes == perSession * 3)
+        #expect(engine.storedBytes == perSession * 3)
         // A session that goes gives its document's bytes back.
         _ = try await engine.delete(a)
         #expect(engine.accounts.readCacheByteCount == 0)
