@@ -189,7 +189,8 @@ extension HTTPServer {
             let methodText = method.map { String(cString: $0) } ?? ""
             let parsedMethod = HTTPRequest.Method(methodText)
             let context = RequestContext(
-                method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/", lock: contextLocks.lock())
+                method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/",
+                lock: contextLocks.lock(for: connection))
             var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
             if let name = Self.copyHeaderFields(of: connection, into: &context.headers) {
                 malformed = "the header name '\(name)' is not a token"

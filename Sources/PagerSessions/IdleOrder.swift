@@ -6,8 +6,9 @@
 /// only when it was listed at least a granularity ago (``PagerEngine`` uses a second, or less
 /// for a short idle TTL), so that a session used again and again is not relinked every time
 /// (a relink writes to its two neighbours and the list's end). A session's last use is therefore
-/// at most one granularity after its listing, and a session expires at most that much later
-/// than one listed before it.
+/// less than one granularity after its listing, and a session listed before another expires
+/// less than one granularity after it: when the oldest is live, any expired session behind it
+/// expired less than a granularity ago.
 ///
 /// The list does not own its sessions (the engine's table does): a session must be removed from
 /// the list before it is dropped from the table.

@@ -312,14 +312,14 @@ public actor PagerEngine {
     }
 
     /// Takes back a session the store kept, idle for `idleSeconds`; it counts against the limits
-    /// but is never refused by them. Restore sessions least recently used first.
+    /// but is never refused by them. Restore sessions least recently used first: each is listed
+    /// in `idleOrder` at its last use, so the list stays in order of listing.
     public func restore(_ id: SessionID, pager: Pager, idleSeconds: Double) {
         precondition(sessions[id] == nil, "a session is restored twice")
-        let now = clock.now()
-        let lastUsed = now - max(0, idleSeconds)
+        let lastUsed = clock.now() - max(0, idleSeconds)
         let session = Session(id: id, pager: pager, durable: pager, lastUsed: lastUsed, accounts: accounts)
         sessions[id] = session
-        idleOrder.append(session, at: now)
+        idleOrder.append(session, at: lastUsed)
         schedule(session)
         accounts.admit(bytes: pager.storedBytes)
     }
@@ -635,7 +635,7 @@ public actor PagerEngine {
     public var watchedSessions: [SessionID] { Array(watched.keys) }
 
     /// Drops up to `limit` copies of shared sessions that no event stream holds and no change of
-    /// this engine waits on, least recently used first, so that after missed notifications they
+    /// this engine waits on, least recently listed first, so that after missed notifications they
     /// are loaded again when next asked for instead of being served stale. Nobody is told: the
     /// sessions go on in the store. Answers how many were dropped.
     public func dropUnwatchedCopies(limit: Int = evictionBatch) -> Int {

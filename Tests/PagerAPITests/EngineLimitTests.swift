@@ -98,6 +98,24 @@ struct EngineLimitTests {
         _ = second
     }
 
+    @Test(
+        "a restored session is listed at its last use: used after the restore, it moves behind one that idles out first"
+    )
+    func restoredListing() async throws {
+        let time = ManualTime()
+        let engine = Self.engine(EngineLimits(idleTTL: 120), time: time)
+        let older = SessionID.random(), newer = SessionID.random()
+        let pager = try Pager(pages: [Page(id: "a", title: "A")])
+        await engine.restore(older, pager: pager, idleSeconds: 100)
+        await engine.restore(newer, pager: pager, idleSeconds: 50)
+        time.advance(by: 0.5)
+        _ = try await engine.snapshot(of: older)  // used 100.5 s after its listing: moved to the newest end
+        time.advance(by: 70)  // `newer` (last used 50 s before the restore) is past 120 s; `older` is not
+        #expect(await engine.evictExpired() == 1)
+        #expect(try await engine.snapshot(of: older).version == 1)
+        await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: newer) }
+    }
+
     @Test("a session whose last subscriber leaves idles from that moment")
     func idleAfterUnsubscribe() async throws {
         let time = ManualTime()
