@@ -91,11 +91,18 @@ struct EngineLimitTests {
         _ = try await engine.snapshot(of: third)
         time.advance(by: 64)  // `fourth` (used at 65) is past 64 s, `third` (66) is not
         let visits = await engine.evictionVisits
-        #expect(await engine.evictExpired() == 1)
+        try await Self.expectSweep(of: engine, evicting: 1, keeping: third, taking: fourth)
         #expect(await engine.evictionVisits - visits == 2)
-        #expect(try await engine.snapshot(of: third).version == 1)
-        await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: fourth) }
         _ = second
+    }
+
+    /// Expects one sweep of `engine` to evict `count` sessions, `gone` among them, and to keep `kept`.
+    static func expectSweep(
+        of engine: PagerEngine, evicting count: Int, keeping kept: SessionID, taking gone: SessionID
+    ) async throws {
+        #expect(await engine.evictExpired() == count)
+        #expect(try await engine.snapshot(of: kept).version == 1)
+        await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: gone) }
     }
 
     @Test(
@@ -111,9 +118,7 @@ struct EngineLimitTests {
         time.advance(by: 0.5)
         _ = try await engine.snapshot(of: older)  // used 100.5 s after its listing: moved to the newest end
         time.advance(by: 70)  // `newer` (last used 50 s before the restore) is past 120 s; `older` is not
-        #expect(await engine.evictExpired() == 1)
-        #expect(try await engine.snapshot(of: older).version == 1)
-        await #expect(throws: EngineError.sessionNotFound) { try await engine.snapshot(of: newer) }
+        try await Self.expectSweep(of: engine, evicting: 1, keeping: older, taking: newer)
     }
 
     @Test("a session whose last subscriber leaves idles from that moment")
