@@ -136,10 +136,8 @@ struct SessionRoutes {
             return jsonBytesResponse(bytes, version: version)
         case .state(let snapshot, let tabForms):
             let (bytes, made) = StateDocument.encode(snapshot, tabForms: tabForms)
-            engines.shard(for: snapshot.id).immediately { engine in
-                engine.keep(bytes, asReadOf: snapshot.id, version: snapshot.version)
-                if let made { engine.keep(made, for: snapshot.id) }
-            }
+            engines.shard(for: snapshot.id).keepImmediately(
+                bytes, asReadOf: snapshot.id, version: snapshot.version, forms: made)
             return jsonBytesResponse(bytes, version: snapshot.version)
         }
     }

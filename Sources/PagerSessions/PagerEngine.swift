@@ -379,6 +379,25 @@ public actor PagerEngine {
         session.keepReadForm(bytes, budget: limits.readCacheBudgetBytes)
     }
 
+    /// What a read that missed the cache wrote, kept in one visit, on the calling thread as
+    /// ``applyImmediately(_:to:precondition:)`` enters: `bytes` as the read form of `version`
+    /// (see ``keep(_:asReadOf:version:)``) and `forms`, when given, as the tab forms (see
+    /// ``keep(_:for:)``).
+    public nonisolated func keepImmediately(_ bytes: [UInt8], asReadOf id: SessionID, version: Int, forms: TabForms?) {
+        typealias Isolated = (isolated PagerEngine, [UInt8], SessionID, Int, TabForms?) -> Void
+        typealias Plain = (PagerEngine, [UInt8], SessionID, Int, TabForms?) -> Void
+        executor.hold()
+        defer { executor.release() }
+        let isolated: Isolated = { engine, bytes, id, version, forms in
+            guard let session = engine.sessions[id] else { return }
+            if session.durable?.version == version {
+                session.keepReadForm(bytes, budget: engine.limits.readCacheBudgetBytes)
+            }
+            if let forms { session.keep(forms, budget: engine.limits.readCacheBudgetBytes) }
+        }
+        unsafeBitCast(isolated, to: Plain.self)(self, bytes, id, version, forms)
+    }
+
     /// Keeps `forms`, the tabs at rest of session `id` as the wire layer writes them, for the
     /// documents after this one: only if they were written from the pages and settings of its
     /// durable state, and only if the read cache has room (they replace forms kept before).
