@@ -8,7 +8,8 @@ public import PagerModel
 /// layer enters a shard synchronously on the server thread that read the request
 /// (``PagerEngine/immediately(_:)``, or for a command and a read its allocation-free forms
 /// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
-/// ``PagerEngine/readImmediately(_:unlessVersionIn:)``: take the shard's lock, run, release),
+/// ``PagerEngine/readImmediately(_:unlessVersionIn:)``, and for a read's document handed back
+/// ``PagerEngine/keepImmediately(_:asReadOf:version:forms:)``: take the shard's lock, run, release),
 /// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole
 /// engine work and leaving server threads idle; work that may wait (eviction, a consumer abandoning
 /// a change feed, tests) `await`s the actor instead, which takes the same lock on the shard's
