@@ -14,7 +14,7 @@ struct EngineLimitTests {
     static let onePage = PagerDefinition(
         pages: [Page(id: "a", title: "A")], initialPage: nil, settings: PagerSettings(), catalog: [])
 
-    @Test("creates at capacity look at one session each, not at every session")
+    @Test("creates at capacity look at one session each, not at every session", .runsAlone)
     func capacityDoesNotScan() async throws {
         let engine = Self.engine(EngineLimits(maxSessions: 10_000))
         for _ in 0..<10_000 { _ = try await engine.create(Self.onePage) }

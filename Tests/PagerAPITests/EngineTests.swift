@@ -52,7 +52,7 @@ struct EngineTests {
         #expect(engine.subscriberTotal == 0)
     }
 
-    @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once")
+    @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once", .runsAlone)
     func concurrentCommands() async throws {
         let engine = PagerEngine()
         let id = try await engine.create(APITester.definition(template: "mall")).id
@@ -71,8 +71,8 @@ struct EngineTests {
     }
 
     @Test(
-        "immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once"
-    )
+        "immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once",
+        .runsAlone)
     func immediateAndAwaitedCommands() async throws {
         let engine = PagerEngine()
         let id = try await engine.create(APITester.definition(template: "mall")).id

@@ -6,7 +6,7 @@ import Testing
 /// toolchain defect, not pagerd's), which AddressSanitizer stops at; `make test-asan` sets
 /// PAGERD_SKIP_PROCESS_TESTS, and the same scenarios run against the real binary in tests/e2e.
 @Suite(
-    "The pagerd process", .serialized,
+    "The pagerd process", .serialized, .runsAlone,
     .disabled(
         if: ProcessInfo.processInfo.environment["PAGERD_SKIP_PROCESS_TESTS"] != nil, "Process.run fails under ASan"))
 struct ProcessTests {

@@ -1,5 +1,6 @@
 import HTTPTypes
 public import MicroHTTP
+public import Testing
 
 /// A responder for server tests: echoes the request back and answers refusals with their kind.
 public struct EchoResponder: HTTPResponder {
@@ -72,4 +73,11 @@ public func withTestServer<T>(
         await server.stop()
         throw error
     }
+}
+
+/// Expects `server` to have no request in flight within ten seconds. A client can read a
+/// response before libmicrohttpd's completion callback, which ends the request, has run.
+public func waitUntilIdle(_ server: HTTPServer, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    for _ in 0..<2000 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(server.liveRequestCount == 0, sourceLocation: sourceLocation)
 }
