@@ -205,19 +205,3 @@ enum RequestFraming {
         return nil
     }
 }
-
-extension String {
-    /// The text without leading and trailing spaces and tabs; made without copying the bytes out.
-    func trimmingASCIISpaces() -> String {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
-        while start < end {
-            let last = bytes.index(before: end)
-            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
-            end = last
-        }
-        return start == bytes.startIndex && end == bytes.endIndex ? self : String(self[start..<end])
-    }
-}

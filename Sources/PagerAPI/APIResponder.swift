@@ -187,7 +187,7 @@ public struct APIResponder: HTTPResponder {
         let header = request.headers.value(of: .authorization) ?? ""
         let prefix = "bearer "
         let presented =
-            header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingSpaces() : ""
+            header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingASCIISpaces() : ""
         if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
         return APIError(
             status: 401, code: "unauthorized",

@@ -14,11 +14,11 @@ enum ETag {
     /// Parses `If-Match`/`If-None-Match`: `*`, or a list of tags; weak tags compare by their value
     /// and tags that are not ours match nothing.
     static func precondition(from header: String) -> VersionPrecondition {
-        let trimmed = header.trimmingSpaces()
+        let trimmed = header.trimmingASCIISpaces()
         if trimmed == "*" { return .any }
         var versions: [Int] = []
         for part in trimmed.split(separator: ",") {
-            var tag = String(part).trimmingSpaces()
+            var tag = String(part).trimmingASCIISpaces()
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             guard tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\""),
                 let version = Int(tag.dropFirst().dropLast())

@@ -31,7 +31,7 @@ struct EventRoutes {
             let snapshot = subscription.snapshot, token = subscription.token
             let stream = HTTPResponseStream()
             var first = Array("retry: 2000\n\n".utf8)
-            if lastEventID?.trimmingSpaces() != String(snapshot.version) {
+            if lastEventID?.trimmingASCIISpaces() != String(snapshot.version) {
                 first += Self.event(kind: "state", snapshot: snapshot)
             }
             stream.write(first)
