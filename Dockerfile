@@ -1,6 +1,9 @@
 # Build stage: the official Swift image on Debian bookworm, with libmicrohttpd's, SQLite's and
 # libpq's headers.
 FROM swift:6.3-bookworm AS build
+# Versions are not pinned (hadolint DL3008): the base image fixes the Debian release, and a
+# security update removes the pinned version from the mirror, which would break the build.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -17,6 +20,8 @@ RUN swift build -c release --static-swift-stdlib --product pagerd \
 # Sessions are kept in SQLite on the volume /app/data, owned by the non-root user (or, with
 # PAGERD_STORAGE=postgres, in PostgreSQL).
 FROM debian:bookworm-slim
+# Not pinned either, for the same reason: the runtime takes bookworm's security updates.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 tini \
     && rm -rf /var/lib/apt/lists/* \
