@@ -15,7 +15,10 @@ its sessions in SQLite (storage=sqlite, sqliteSynchronous=LOAD_SQLITE_SYNCHRONOU
 a temporary folder on the same disk as the system's temporary files), so every 2xx to a POST there
 waited for its commit. The ceiling runs in the same mode with one
 thread and with two; its faster configuration for each endpoint and connection count is the
-reference ("as fast as libmicrohttpd allows" on this machine), and both are printed.
+reference ("as fast as libmicrohttpd allows" on this machine), and both are printed. The table
+gives pagerd's ratio to it with LOAD_THREADS threads and with whichever of pagerd's two
+configurations was faster, and the CPU ratio: pagerd's CPU per request with LOAD_THREADS threads
+over the reference's.
 
 Environment: LOAD_DURATION (seconds per wrk run, default 5), LOAD_REPEAT (default 3),
 LOAD_CONNECTIONS (default "1,64,256"), LOAD_THREADING, LOAD_THREADS, LOAD_SQLITE_SYNCHRONOUS, PAGERD_BINARY,
@@ -188,9 +191,9 @@ def print_table(results):
           f"the ceiling with 1 and 2, the faster taken as the reference; "
           f"{os.cpu_count()} cores shared by server and client\n")
     print("| endpoint | conns | pagerd req/s | pagerd 1 thread | ceiling 1 / 2 threads | ratio to best | "
-          "pagerd p50 / p99 ms | best ceiling p50 / p99 ms | pagerd CPU µs/req (1 thread) | "
-          "ceiling CPU µs/req 1 / 2 threads | errors |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "ratio, faster pagerd | pagerd p50 / p99 ms | best ceiling p50 / p99 ms | "
+          "pagerd CPU µs/req (1 thread) | ceiling CPU µs/req 1 / 2 threads | CPU ratio | errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     sqlite_rows = []
     keys = sorted({(name, c) for name, c, _ in results},
                   key=lambda k: (["POST next", "GET state", "POST scroll"].index(k[0]), k[1]))
@@ -199,14 +202,16 @@ def print_table(results):
                 for server in (*PAGERD_SERVERS, "ceiling 1t", "ceiling 2t")}
         best = max(("ceiling 1t", "ceiling 2t"), key=lambda server: median(runs[server], "rps"))
         mine, ceiling = runs["pagerd"], runs[best]
+        faster = max(median(mine, "rps"), median(runs["pagerd 1t"], "rps"))
         errors = sum(run["errors"] + run["non2xx"] for server_runs in runs.values() for run in server_runs)
         print(f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(runs['pagerd 1t'], 'rps'):,.0f} "
               f"| {median(runs['ceiling 1t'], 'rps'):,.0f} / {median(runs['ceiling 2t'], 'rps'):,.0f} "
-              f"| {median(mine, 'rps') / median(ceiling, 'rps'):.2f} "
+              f"| {median(mine, 'rps') / median(ceiling, 'rps'):.2f} | {faster / median(ceiling, 'rps'):.2f} "
               f"| {median(mine, 'p50'):.2f} / {median(mine, 'p99'):.2f} "
               f"| {median(ceiling, 'p50'):.2f} / {median(ceiling, 'p99'):.2f} "
               f"| {median(mine, 'cpu_us'):.1f} ({median(runs['pagerd 1t'], 'cpu_us'):.1f}) "
-              f"| {median(runs['ceiling 1t'], 'cpu_us'):.1f} / {median(runs['ceiling 2t'], 'cpu_us'):.1f} | {errors} |")
+              f"| {median(runs['ceiling 1t'], 'cpu_us'):.1f} / {median(runs['ceiling 2t'], 'cpu_us'):.1f} "
+              f"| {median(mine, 'cpu_us') / median(ceiling, 'cpu_us'):.2f}× | {errors} |")
         stored = runs["pagerd sqlite"]
         sqlite_rows.append(
             f"| {name} | {connections} | {median(mine, 'rps'):,.0f} | {median(stored, 'rps'):,.0f} "
