@@ -112,9 +112,9 @@ struct ServerSocketTests {
                 for client in 0..<200 {
                     group.addTask {
                         try await onThread {
-                            // A generous read timeout: under ThreadSanitizer, with the other suites
-                            // running beside it, 4,000 requests on two server threads can be slow;
-                            // this test is about answers, not speed.
+                            // A generous read timeout: under ThreadSanitizer, with the tests not
+                            // marked .runsAlone running beside it, 4,000 requests on two server
+                            // threads can be slow; this test is about answers, not speed.
                             let connection = try RawHTTPConnection(port: port, timeout: 120)
                             var correct = 0
                             for i in 0..<20 {
@@ -139,7 +139,9 @@ struct ServerSocketTests {
         }
     }
 
-    @Test("256 keep-alive connections in each threading mode never stall", arguments: HTTPThreading.allCases)
+    @Test(
+        "256 keep-alive connections in each threading mode never stall", .serialized,
+        arguments: HTTPThreading.allCases)
     func manyConnections(threading: HTTPThreading) async throws {
         let configuration = HTTPServerConfiguration(port: 0, threading: threading, perIPConnectionLimit: 0)
         try await withTestServer(configuration) { server in

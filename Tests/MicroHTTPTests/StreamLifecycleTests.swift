@@ -56,8 +56,7 @@ struct StreamLifecycleTests {
                 for _ in 0..<2000 where !stream.isClosed { try await Task.sleep(for: .milliseconds(5)) }
                 #expect(stream.isClosed, "round \(round)")
             }
-            for _ in 0..<2000 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
-            #expect(server.liveRequestCount == 0)
+            try await waitUntilIdle(server)
         }
     }
 

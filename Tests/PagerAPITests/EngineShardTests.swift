@@ -70,7 +70,7 @@ struct EngineShardTests {
             ])
     }
 
-    @Test("8 threads on distinct sessions each see their own versions 2…501, whatever the shard")
+    @Test("8 threads on distinct sessions each see their own versions 2…501, whatever the shard", .runsAlone)
     func threadsOnDistinctSessions() async throws {
         let engines = PagerEngines(count: 4)
         let twoPages = PagerDefinition(

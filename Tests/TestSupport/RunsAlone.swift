@@ -7,9 +7,14 @@ public import Testing
 /// Swift Testing runs every test in parallel, and on two cores one load test can starve a
 /// process for longer than any such deadline: under ThreadSanitizer, with hundreds of client
 /// threads contending, a server's answers were seen to wait 10–25 s. Tests with this trait take
-/// turns, in the order they ask, each holding its turn for all of its cases; tests without it
-/// still run beside them. On a suite it applies to every test in the suite.
+/// turns, in the order they ask, each holding its turn for all of its cases (which may still run
+/// beside one another); tests without it still run beside them. On a suite it applies to every
+/// test in the suite. A test that has it twice (its own and its suite's) takes one turn.
 public struct RunsAloneTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Set while the current task's test holds the turn, so that a second copy of the trait on
+    /// the same test runs it instead of waiting for the turn it holds.
+    @TaskLocal private static var holdsTurn = false
+
     public var isRecursive: Bool { true }
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
@@ -20,9 +25,10 @@ public struct RunsAloneTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        guard !Self.holdsTurn else { return try await function() }
         await Turns.shared.take()
         do {
-            try await function()
+            try await Self.$holdsTurn.withValue(true) { try await function() }
         } catch {
             await Turns.shared.pass()
             throw error
