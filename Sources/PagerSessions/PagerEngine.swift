@@ -221,7 +221,9 @@ public actor PagerEngine {
     /// ``apply(_:to:precondition:expectedVersion:)`` run now, on the calling thread, as
     /// ``immediately(_:)`` runs its body: the routes' way in for a command. The function cast
     /// captures nothing, so unlike a closure handed to `immediately` (made escaping for the cast,
-    /// two allocations) the call allocates nothing.
+    /// two allocations) the call allocates nothing. The hold, cast and call are written out in
+    /// each such entry: a generic helper taking the arguments as one tuple (function types cannot
+    /// take parameter packs here) copied that tuple, a retain and release of its fields per call.
     public nonisolated func applyImmediately(
         _ command: PagerCommand, to id: SessionID, precondition: VersionPrecondition?
     ) throws(EngineError) -> CommandResult {
@@ -375,8 +377,7 @@ public actor PagerEngine {
     /// room. A read cache that is full keeps nothing more until a kept form's state changes or
     /// its session goes.
     public func keep(_ bytes: [UInt8], asReadOf id: SessionID, version: Int) {
-        guard let session = sessions[id], session.durable?.version == version else { return }
-        session.keepReadForm(bytes, budget: limits.readCacheBudgetBytes)
+        keep(read: bytes, version: version, forms: nil, for: id)
     }
 
     /// What a read that missed the cache wrote, kept in one visit, on the calling thread as
@@ -389,20 +390,26 @@ public actor PagerEngine {
         executor.hold()
         defer { executor.release() }
         let isolated: Isolated = { engine, bytes, id, version, forms in
-            guard let session = engine.sessions[id] else { return }
-            if session.durable?.version == version {
-                session.keepReadForm(bytes, budget: engine.limits.readCacheBudgetBytes)
-            }
-            if let forms { session.keep(forms, budget: engine.limits.readCacheBudgetBytes) }
+            engine.keep(read: bytes, version: version, forms: forms, for: id)
         }
         unsafeBitCast(isolated, to: Plain.self)(self, bytes, id, version, forms)
+    }
+
+    /// Both keeps in one lookup of session `id`: `read` as the read form of `version`, if given
+    /// and `version` is still the durable state, and `forms`, if given.
+    private func keep(read: [UInt8]?, version: Int, forms: TabForms?, for id: SessionID) {
+        guard let session = sessions[id] else { return }
+        if let read, session.durable?.version == version {
+            session.keepReadForm(read, budget: limits.readCacheBudgetBytes)
+        }
+        if let forms { session.keep(forms, budget: limits.readCacheBudgetBytes) }
     }
 
     /// Keeps `forms`, the tabs at rest of session `id` as the wire layer writes them, for the
     /// documents after this one: only if they were written from the pages and settings of its
     /// durable state, and only if the read cache has room (they replace forms kept before).
     public func keep(_ forms: TabForms, for id: SessionID) {
-        sessions[id]?.keep(forms, budget: limits.readCacheBudgetBytes)
+        keep(read: nil, version: 0, forms: forms, for: id)
     }
 
     /// The newest state applied, which may not be durable yet: what the next command applies
