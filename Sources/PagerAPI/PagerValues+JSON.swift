@@ -225,6 +225,24 @@ extension PagerSettings {
         return object
     }
 
+    /// The settings document of `GET /v1/sessions/{id}/settings`: ``json`` with every member
+    /// present, the unset ones as null, so a client sees each setting's effective value. It
+    /// round-trips: a create or a PATCH with it gives these settings (null reads as unset).
+    public var document: JSONObject {
+        var object = json
+        if case .object(var bar) = object["tabBar"] ?? .null, bar["title"] == nil {
+            bar["title"] = .null
+            object["tabBar"] = .object(bar)
+        }
+        if object["trailingAction"] == nil { object["trailingAction"] = .null }
+        if object["emptyState"] == nil { object["emptyState"] = .null }
+        if case .object(var empty) = object["emptyState"] ?? .null, empty["action"] == nil {
+            empty["action"] = .null
+            object["emptyState"] = .object(empty)
+        }
+        return object
+    }
+
     /// Applies a PATCH body (RFC 7396 merge patch over `json`); only settings members are allowed.
     public func patched(with patch: JSONObject) throws(PagerError) -> PagerSettings {
         let reader = try JSONReader(.object(patch))

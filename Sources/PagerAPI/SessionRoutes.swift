@@ -86,6 +86,17 @@ struct SessionRoutes {
             }
             return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
+        router.add(.get, "/v1/sessions/{id}/settings") { context throws(APIError) in
+            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
+            }
+            if let unchanged, unchanged.accepts(snapshot.version) {
+                return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
+            }
+            let bytes = JSONWriter.encode(.object(snapshot.pager.settings.document))
+            return jsonBytesResponse(bytes, version: snapshot.version)
+        }
         router.add(.get, "/v1/sessions/{id}/pages") { context throws(APIError) in
             let id = try context.sessionID()
             let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
