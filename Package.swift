@@ -44,18 +44,19 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .target(name: "Locking"),
         .target(
-            name: "MicroHTTP", dependencies: ["CMicroHTTPD", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", "Locking", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
-        .target(name: "PagerSessions", dependencies: ["PagerModel", "JSON"]),
+        .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
         .target(name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "PagerModel", "PagerSessions"]),
         .target(
             name: "PagerAPI",
             dependencies: [
-                "MicroHTTP", "JSON", "PagerModel", "PagerSessions",
+                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -72,11 +73,16 @@ let package = Package(
         .executableTarget(name: "pagerd", dependencies: ["PagerApp"]),
         .target(
             name: "TestSupport",
-            dependencies: ["MicroHTTP", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "Locking", "MicroHTTP", "PagerModel", "PagerSessions",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Tests/TestSupport"),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            dependencies: [
+                "Locking", "MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(
             name: "PagerModelTests",
@@ -88,6 +94,7 @@ let package = Package(
                 "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
         .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
         .testTarget(
             name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),

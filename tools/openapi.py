@@ -473,6 +473,18 @@ PATHS = {
             **errors(401, 404),
         },
     }},
+    "/v1/sessions/{id}/settings": {"get": {
+        "summary": "The session's effective settings",
+        "description": "Every setting a create accepts except template, pages and initialPage, each with every "
+        "sub-member present and defaults filled in (unset ones null). A create or PATCH with it changes nothing.",
+        "parameters": [SESSION_ID],
+        "responses": {
+            "200": {"description": "The settings.", "headers": ETAG, "content": {"application/json": {"schema": {
+                "type": "object"}}}},
+            "304": {"description": "Not modified.", "headers": ETAG},
+            **errors(401, 404),
+        },
+    }},
     "/v1/sessions/{id}/pages": {
         "get": {
             "summary": "List pages",
@@ -557,7 +569,8 @@ OPERATION_IDS = {
     ("/v1/sessions/{id}", "delete"): "deleteSession", ("/v1/sessions/{id}/next", "post"): "next",
     ("/v1/sessions/{id}/previous", "post"): "previous", ("/v1/sessions/{id}/select", "post"): "select",
     ("/v1/sessions/{id}/scroll", "post"): "scroll", ("/v1/sessions/{id}/transition", "post"): "transition",
-    ("/v1/sessions/{id}/autoAdvance", "post"): "autoAdvance", ("/v1/sessions/{id}/neighbors", "get"): "neighbors", ("/v1/sessions/{id}/pages", "get"): "listPages",
+    ("/v1/sessions/{id}/autoAdvance", "post"): "autoAdvance", ("/v1/sessions/{id}/neighbors", "get"): "neighbors",
+    ("/v1/sessions/{id}/settings", "get"): "getSettings", ("/v1/sessions/{id}/pages", "get"): "listPages",
     ("/v1/sessions/{id}/pages", "post"): "insertPage", ("/v1/sessions/{id}/pages", "put"): "replacePages",
     ("/v1/sessions/{id}/pages/{pageId}", "patch"): "updatePage",
     ("/v1/sessions/{id}/pages/{pageId}", "delete"): "removePage",

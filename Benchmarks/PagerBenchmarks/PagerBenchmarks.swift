@@ -103,12 +103,12 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try! await engine.apply(.next, to: id)) }
     }
-    Benchmark("engine: one next, immediately (the HTTP routes' way)") { benchmark in
+    Benchmark("engine: one next, withLock (the HTTP routes' way)") { benchmark in
         let engine = PagerEngine()
         let id = try! await engine.create(loopOfFour).id
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try! engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })
+            blackHole(try! engine.withLock { engine throws(EngineError) in try engine.apply(.next, to: id) })
         }
     }
 
@@ -128,7 +128,7 @@ let benchmarks: @Sendable () -> Void = {
                     let shard = engines.shard(for: id)
                     for _ in 0..<2000 {
                         blackHole(
-                            try! shard.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })
+                            try! shard.withLock { engine throws(EngineError) in try engine.apply(.next, to: id) })
                     }
                 }
             }

@@ -51,12 +51,17 @@ private final class Harness: Sendable {
             options: APIOptions(corsOrigins: ["https://a.example"]))
     }
 
+    /// The responder's answer: made now, or by its work for later, waited for on this thread.
     func respond(to request: Request) -> Response {
+        let work: @Sendable () async -> Response
+        switch responder.respond(to: request) {
+        case .now(let response): return response
+        case .later(let later): work = later
+        }
         let answer = Mutex<Response?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let responder = self.responder
         Task {
-            let response = await responder.respond(to: request)
+            let response = await work()
             answer.withLock { $0 = response }
             done.signal()
         }

@@ -12,26 +12,28 @@ public enum HTTPRefusal: Sendable, Equatable {
     case malformed(reason: String)
 }
 
-/// The application side of the server: turns each request into a response.
-public protocol HTTPResponder: Sendable {
-    /// Answers one request. It starts on the server thread that read the request, in a task that
-    /// runs inline until it first suspends; a responder that never suspends is answered on that
-    /// thread, and one that does continues on Swift's concurrency threads while the connection
-    /// waits. It must not block.
-    func respond(to request: Request) async -> Response
-
-    /// Answers a request at once, on the server thread that read it, when that needs no waiting;
-    /// nil when it might wait, and the server then calls ``respond(to:)`` instead (so this must
-    /// not have acted on a request it returns nil for). No task is made for a request answered
-    /// here. It must not block. The default answers nothing here.
-    func respondImmediately(to request: Request) -> Response?
-
-    /// Answers a request the server refused on its own; called synchronously on a server thread,
-    /// so it must be quick and must not block.
-    func response(for refusal: HTTPRefusal) -> Response
+/// A responder's answer to one request: a response now, or work that produces one later.
+public enum Reply: Sendable {
+    /// The response, made on the server thread that read the request. The server queues it at
+    /// once.
+    case now(Response)
+    /// Work that must wait (for a commit, or for another process's data). The server starts it
+    /// in a task that runs on the server thread until it first suspends; a request whose work
+    /// suspends waits with its connection suspended, holding no thread. Nothing may have been
+    /// changed before the work runs: the server may refuse the request instead (when it is
+    /// stopping), and then the work never runs.
+    case later(@Sendable () async -> Response)
 }
 
-extension HTTPResponder {
-    /// Answers nothing at once: every request goes to ``respond(to:)``.
-    public func respondImmediately(to request: Request) -> Response? { nil }
+/// The application side of the server: turns each request into a response.
+public protocol HTTPResponder: Sendable {
+    /// Answers one request, on the server thread that read it: with a response now, or with
+    /// work for later. It runs on one of libmicrohttpd's threads, which serve other connections
+    /// too, so it must never wait for anything slow: a lock held for a few microseconds (an
+    /// engine shard's) is the most it may wait for.
+    func respond(to request: Request) -> Reply
+
+    /// Answers a request the server refused on its own; called synchronously on a server thread,
+    /// so it must be quick and must not wait.
+    func response(for refusal: HTTPRefusal) -> Response
 }

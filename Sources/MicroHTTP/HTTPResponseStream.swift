@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A response body written over time, such as a Server-Sent Events stream.

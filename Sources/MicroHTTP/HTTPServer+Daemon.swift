@@ -1,7 +1,11 @@
-// The only file that talks to libmicrohttpd. C pointers never leave a callback's frame except the
-// connection handle, which is boxed for the single hop back from the responder's task.
+// The only file that talks to libmicrohttpd. C pointers stay in this file: a callback copies what
+// it needs out of C memory before it returns, and the connection's handle (``ConnectionHandle``)
+// and a streamed response's binding (``StreamBinding``) carry a connection pointer beyond a
+// callback only so that other threads can suspend or resume that connection, which
+// libmicrohttpd allows from any thread.
 private import CMicroHTTPD
 import HTTPTypes
+import Locking
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,10 +22,17 @@ struct DaemonState: @unchecked Sendable {
     var logger: UnsafeMutableRawPointer?
 }
 
-/// A connection handle carried into the responder's task. libmicrohttpd allows
-/// `MHD_resume_connection` from any thread, which is all the task does with it.
-private struct ConnectionHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
+/// One connection of libmicrohttpd's, as a request's context carries it: only to suspend it
+/// while the request waits and to resume it, which libmicrohttpd allows from any thread.
+struct ConnectionHandle: @unchecked Sendable {
+    // @unchecked: the pointer is used only for the two calls below.
+    fileprivate let pointer: OpaquePointer
+
+    /// Stops libmicrohttpd from serving the connection until ``resume()``.
+    func suspend() { MHD_suspend_connection(pointer) }
+
+    /// Lets libmicrohttpd serve the connection again; it calls the access handler soon after.
+    func resume() { MHD_resume_connection(pointer) }
 }
 
 /// What a streamed response's callbacks need: the stream, the connection to resume, and its
@@ -42,7 +53,7 @@ private final class StreamBinding: Sendable {
     /// Suspends the connection until the stream has more to send, watching for the client to
     /// leave meanwhile. Called under the stream's lock.
     func suspend() {
-        MHD_suspend_connection(connection.pointer)
+        connection.suspend()
         let stream = self.stream
         watcher.watch(socket, owner: ObjectIdentifier(self)) { stream.peerDidLeave() }
     }
@@ -51,7 +62,7 @@ private final class StreamBinding: Sendable {
     /// connection may complete and its descriptor be reused.
     func resume() {
         watcher.unwatch(socket, owner: ObjectIdentifier(self))
-        MHD_resume_connection(connection.pointer)
+        connection.resume()
     }
 }
 
@@ -135,10 +146,6 @@ extension HTTPServer {
         refusing.store(false, ordering: .releasing)
     }
 
-    func resume(_ context: RequestContext) {
-        if let connection = context.connection { MHD_resume_connection(connection.pointer) }
-    }
-
     /// Receives libmicrohttpd's error messages, formatted by the shim, on a server thread.
     private static let logSink: CMicroHTTPD_log_sink = { context, message in
         guard let context, let message else { return }
@@ -190,7 +197,7 @@ extension HTTPServer {
             let parsedMethod = HTTPRequest.Method(methodText)
             let context = RequestContext(
                 method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/",
-                lock: contextLocks.lock(for: connection))
+                connection: ConnectionHandle(pointer: connection))
             var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
             if let name = Self.copyHeaderFields(of: connection, into: &context.headers) {
                 malformed = "the header name '\(name)' is not a token"
@@ -205,86 +212,72 @@ extension HTTPServer {
             // Once stopping, a request that arrives on a kept-alive connection is refused at once
             // and never suspended: libmicrohttpd must not be stopped with a suspended connection.
             if stopping.load(ordering: .acquiring) {
-                context.markAnswered()
-                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
+                return refuse(.shuttingDown, on: connection, context: context)
             }
             if let reason = malformed {
-                context.markAnswered()
-                return queue(responder.response(for: .malformed(reason: reason)), on: connection, context: context)
+                return refuse(.malformed(reason: reason), on: connection, context: context)
             }
             if let refusal = RequestFraming.refusal(for: context.headers, maxBodyBytes: configuration.maxBodyBytes) {
-                context.markAnswered()
-                return queue(responder.response(for: refusal), on: connection, context: context)
+                return refuse(refusal, on: connection, context: context)
             }
             return .YES
         }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-        switch context.phase {
-        case .receiving:
-            if uploadSize.pointee > 0 {
-                let count = uploadSize.pointee
-                if context.body.count + count > configuration.maxBodyBytes {
-                    context.bodyOverflow = true
-                } else if let upload {
-                    upload.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-                        context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-                    }
+        guard context.isReceiving else {
+            // Called again after a resume (or spuriously): queue the answer if it is there.
+            guard let response = context.takeResponse() else { return .YES }
+            return queue(response, on: connection, context: context)
+        }
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            if context.body.count + count > configuration.maxBodyBytes {
+                context.bodyOverflow = true
+            } else if let upload {
+                upload.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                    context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
                 }
-                uploadSize.pointee = 0
-                return .YES
             }
-            if context.bodyOverflow {
-                context.markAnswered()
-                let refusal = responder.response(for: .bodyTooLarge(limit: configuration.maxBodyBytes))
-                return queue(refusal, on: connection, context: context)
-            }
-            if refusing.load(ordering: .acquiring) {
-                // The grace period is over: nothing may wait any longer.
-                context.markAnswered()
-                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
-            }
-            let request = context.makeRequest()
-            // A request the responder can answer without waiting is answered here, on this
-            // thread, with no task made for it. (The responder is used where it is stored: a
-            // copy would retain it, an object every server thread shares, on every request.)
-            if let response = responder.respondImmediately(to: request) {
-                context.markAnswered()
-                return queue(response, on: connection, context: context)
-            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if context.bodyOverflow {
+            return refuse(.bodyTooLarge(limit: configuration.maxBodyBytes), on: connection, context: context)
+        }
+        if refusing.load(ordering: .acquiring) {
+            // The grace period is over: nothing may wait any longer.
+            return refuse(.shuttingDown, on: connection, context: context)
+        }
+        // (The responder is used where it is stored: a copy would retain it, an object every
+        // server thread shares, on every request.)
+        switch responder.respond(to: context.makeRequest()) {
+        case .now(let response):
+            context.markAnswered()
+            return queue(response, on: connection, context: context)
+        case .later(let work):
             // It may wait from here on: tracked first, then the flag read again (see `track`).
             track(context)
             if refusing.load(ordering: .acquiring) {
-                context.markAnswered()
-                return queue(responder.response(for: .shuttingDown), on: connection, context: context)
+                return refuse(.shuttingDown, on: connection, context: context)
             }
-            context.phase = .processing
-            context.connection = ConnectionBox(pointer: connection)
-            context.startWaiting()
-            // The task starts on this thread and runs until it first suspends; when the engine is
-            // free that is the whole request, and the answer is queued below without suspending
-            // the connection or waking another thread.
-            Task.immediate { [self] in
-                let response = await responder.respond(to: request)
+            context.startResponding()
+            // The task starts on this thread and runs until it first suspends; when nothing makes
+            // it wait that is the whole request, and the answer is queued below without
+            // suspending the connection or waking another thread.
+            Task.immediate {
+                let response = await work()
                 // A response that is never queued (the server refused the request meanwhile) must
                 // still close its stream, or the stream's writer would wait forever.
-                if !context.offer(response, resume: { resume(context) }) { response.discard() }
+                if !context.offer(response) { response.discard() }
             }
-            if let response = context.takeResponseOrSuspend({ MHD_suspend_connection(connection) }) {
-                context.phase = .answered
-                return queue(response, on: connection, context: context)
-            }
-            return .YES
-        case .processing:
-            guard let response = context.takeResponse() else {
-                // Not ready: wait again rather than let the library call back in a busy loop.
-                MHD_suspend_connection(connection)
-                return .YES
-            }
-            context.phase = .answered
+            guard let response = context.takeResponse() else { return .YES }
             return queue(response, on: connection, context: context)
-        case .answered:
-            return .YES
         }
+    }
+
+    /// Answers the request with the responder's refusal, without its work.
+    private func refuse(_ refusal: HTTPRefusal, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        context.markAnswered()
+        return queue(responder.response(for: refusal), on: connection, context: context)
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
@@ -297,7 +290,7 @@ extension HTTPServer {
             }
         case .stream(let stream):
             let binding = StreamBinding(
-                stream: stream, connection: ConnectionHandle(pointer: connection),
+                stream: stream, connection: context.connection,
                 socket: CMicroHTTPD_connection_fd(connection), watcher: watcher)
             stream.attach { binding.resume() }
             context.stream = stream
@@ -407,11 +400,4 @@ extension HTTPServer {
         }
         return collected
     }
-}
-
-/// The connection a context is bound to while its answer is pending; boxed so a context can
-/// carry it without exposing a C type.
-struct ConnectionBox: @unchecked Sendable {
-    // @unchecked: used only to resume the connection, which libmicrohttpd allows from any thread.
-    fileprivate let pointer: OpaquePointer
 }

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Why the server could not start.
@@ -20,11 +21,12 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// An HTTP/1.1 server on GNU libmicrohttpd that hands each complete request to a responder.
 ///
-/// The library's threads never wait for Swift: a finished request is first offered to the
-/// responder's `respondImmediately`, answered on that thread with no task when it needs no
-/// waiting; otherwise it starts the responder in a task that runs inline until it first
-/// suspends. If that finishes inline, the answer is queued at once; otherwise the connection is
-/// suspended and the task resumes it with the answer (see `HTTPServer+Daemon`).
+/// libmicrohttpd's threads call the responder, which answers now or with work for later
+/// (``Reply``). An answer made now is queued at once. Work for later runs in a task that starts
+/// on the server thread and runs until it first suspends: if it finishes there, its answer is
+/// queued at once; otherwise the connection is suspended and the task resumes it with the
+/// answer. A server thread never waits for a task; it may wait for a lock a responder takes
+/// (an engine shard's, held for one engine call). See docs/architecture.md, «Threads and locks».
 public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration
@@ -41,8 +43,6 @@ public final class HTTPServer: Sendable {
     /// Set when the grace period is over: requests whose body completes now are refused too.
     let refusing = Atomic<Bool>(false)
     let watcher = PeerWatcher()
-    /// The locks request contexts borrow for the state they share with other threads.
-    let contextLocks = LockStripes()
     let errorLog: @Sendable (String) -> Void
 
     /// Creates a stopped server. `errorLog` receives libmicrohttpd's own error messages (a
@@ -102,7 +102,7 @@ public final class HTTPServer: Sendable {
 
     /// Answers every request still waiting for its responder with the shutdown refusal and ends
     /// every stream, resuming their connections. A connection is resumed only while it is
-    /// suspended, under the lock that says so (the request's hand-off or the stream's), and
+    /// suspended, under the lock that says so (the request's exchange or the stream's), and
     /// whoever clears that state resumes it before releasing the lock; so when this returns no
     /// connection known to the table is suspended, and none is touched after libmicrohttpd freed
     /// it (a suspended connection cannot complete). The table's own lock is not held meanwhile:
@@ -110,7 +110,7 @@ public final class HTTPServer: Sendable {
     private func releaseWaitingConnections() {
         let refusal = responder.response(for: .shuttingDown)
         for context in activeContexts() {
-            _ = context.offer(refusal) { resume(context) }
+            _ = context.offer(refusal)
             context.stream?.finish()
         }
     }

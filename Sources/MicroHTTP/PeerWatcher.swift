@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
     import Glibc
@@ -32,14 +32,16 @@ final class PeerWatcher: Sendable {
     private struct State {
         var watches: [Int32: Watch] = [:]
         var nextSerial: UInt64 = 0
+        /// Whether the watcher should run; cleared by `stop()`.
         var running = false
+        /// Whether the polling thread has not ended yet; `stop()` waits for it to clear.
+        var threadLive = false
     }
 
     private let state = Locked(State())
     /// A pipe whose write end wakes the polling thread when the watch set changes or it must stop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let finished = DispatchSemaphore(value: 0)
 
     /// Creates a stopped watcher.
     init() {
@@ -63,6 +65,7 @@ final class PeerWatcher: Sendable {
         let started = state.withLock { state -> Bool in
             guard !state.running else { return false }
             state.running = true
+            state.threadLive = true
             return true
         }
         guard started else { return }
@@ -82,7 +85,7 @@ final class PeerWatcher: Sendable {
         }
         guard wasRunning else { return }
         wake()
-        finished.wait()
+        state.wait(until: { !$0.threadLive }, then: { _ in })
     }
 
     /// Watches `descriptor` for `owner`, calling `onHangUp` once if the peer hangs up first.
@@ -115,7 +118,10 @@ final class PeerWatcher: Sendable {
     }
 
     private func run() {
-        defer { finished.signal() }
+        defer {
+            state.withLock { $0.threadLive = false }
+            state.notifyAll()
+        }
         while true {
             guard let snapshot = state.withLock({ $0.running ? $0.watches.map { ($0.key, $0.value.serial) } : nil })
             else {

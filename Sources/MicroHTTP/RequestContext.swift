@@ -1,35 +1,16 @@
-import Foundation
 import HTTPTypes
-import Synchronization
+import Locking
 
 /// The server's state for one request, from its first header callback to its completion.
 ///
-/// Fields without a lock are touched only by the server thread that owns the connection; the
-/// hand-off from the responder's task back to that thread goes through `shared`.
+/// What only the server thread serving the connection touches (the request's parts as they are
+/// copied in) is plain; what other threads touch too (the responder's task delivering its answer,
+/// `stop()` refusing the request or ending its stream) is the ``Exchange``, under the request's
+/// lock.
 final class RequestContext: @unchecked Sendable {
-    enum Phase {
-        /// Collecting the body.
-        case receiving
-        /// Waiting for the responder; the connection is suspended.
-        case processing
-        /// A response has been queued.
-        case answered
-    }
-
-    enum Handoff {
-        /// Headers or body still arriving.
-        case receiving
-        /// The responder is running and the connection is not suspended (the access handler is
-        /// still on the stack, waiting to see whether the answer comes inline).
-        case waiting
-        /// The responder is running and the connection is suspended.
-        case suspended
-        /// The answer is stored, not yet queued.
-        case ready(Response)
-        /// The answer has been queued.
-        case delivered
-    }
-
+    // @unchecked: the plain fields below are touched only by the server thread serving the
+    // connection (and by the completion callback, which runs on it too, or after it has ended);
+    // `exchange` is a locked value.
     let method: HTTPRequest.Method
     let path: String
     var peer = PeerAddress()
@@ -37,171 +18,143 @@ final class RequestContext: @unchecked Sendable {
     var headers = HTTPFields()
     var body: [UInt8] = []
     var bodyOverflow = false
-    var phase = Phase.receiving
-    /// Whether the request is in the server's `active` table; read and written only on the
-    /// server thread that serves the connection (and in the completion callback, which runs there
-    /// too or after that thread has ended).
+    /// Whether the request is in the server's `active` table.
     var isTracked = false
-    /// The streamed body being sent, if any; read by `stop()` from another thread.
-    var stream: HTTPResponseStream? {
-        get { withShared { $0.stream } }
-        set { withShared { $0.stream = newValue } }
-    }
-    var connection: ConnectionBox?
+    /// The connection, which the exchange suspends and resumes.
+    let connection: ConnectionHandle
+    private let exchange = Locked(Exchange())
 
-    /// What other threads read or write, only while holding `lock`.
-    private struct Shared {
-        var handoff = Handoff.receiving
-        var stream: HTTPResponseStream?
-    }
-    private var shared = Shared()
-    /// Guards `shared`; borrowed from the server's ``LockStripes``, so other requests may hold
-    /// the same lock at other times.
-    private let lock: NSLock
-
-    /// Runs `body` on the shared state under the lock.
-    private func withShared<Result>(_ body: (inout Shared) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&shared)
-    }
-
-    /// Runs `body` on the hand-off state under the lock.
-    private func withHandoff<Result>(_ body: (inout Handoff) -> Result) -> Result {
-        withShared { body(&$0.handoff) }
-    }
-
-    init(method: HTTPRequest.Method, path: String, lock: NSLock) {
+    init(method: HTTPRequest.Method, path: String, connection: ConnectionHandle) {
         self.method = method
         self.path = path
-        self.lock = lock
+        self.connection = connection
     }
 
     /// The request value handed to the responder.
     func makeRequest() -> Request {
-        Request(
-            method: method, path: path, query: query, headers: headers, body: body, peer: peer)
+        Request(method: method, path: path, query: query, headers: headers, body: body, peer: peer)
     }
 
-    /// Stores the response unless one was already stored, and returns whether it did. When the
-    /// connection was suspended waiting for it, `resume` is called, under the same lock, so once
-    /// anyone has seen the answer stored the connection has been resumed.
-    func offer(_ response: Response, resume: () -> Void) -> Bool {
-        withHandoff { handoff in
-            switch handoff {
-            case .waiting:
-                handoff = .ready(response)
-                return true
-            case .suspended:
-                handoff = .ready(response)
-                resume()
-                return true
-            case .receiving, .ready, .delivered:
-                return false
+    /// Runs one transition of the exchange and performs the connection action it returns while
+    /// still holding the lock, so that a suspend and a resume of the connection happen in the
+    /// order of the transitions that asked for them. libmicrohttpd's suspend and resume take only
+    /// its own mutex, under which it never calls pagerd, so this cannot deadlock.
+    private func transition<Result>(_ body: (inout Exchange) -> (Result, Exchange.ConnectionAction)) -> Result {
+        exchange.withLock { exchange in
+            let (result, action) = body(&exchange)
+            switch action {
+            case .none: break
+            case .suspend: connection.suspend()
+            case .resume: connection.resume()
             }
+            return result
         }
     }
 
-    /// Called by the access handler once the responder's task has run as far as it could inline:
-    /// takes the answer if it is already there, otherwise suspends the connection (under the
-    /// lock, so an answer arriving concurrently always finds it suspended and resumes it).
-    func takeResponseOrSuspend(_ suspend: () -> Void) -> Response? {
-        withHandoff { handoff in
-            switch handoff {
-            case .ready(let response):
-                handoff = .delivered
-                return response
-            case .waiting:
-                suspend()
-                handoff = .suspended
-                return nil
-            case .receiving, .suspended, .delivered:
-                return nil
-            }
-        }
-    }
+    /// Whether the body is still arriving (the access handler appends chunks then).
+    var isReceiving: Bool { exchange.withLock { $0.state.isReceiving } }
 
-    /// Takes the stored response after a resume.
-    func takeResponse() -> Response? {
-        withHandoff { handoff in
-            guard case .ready(let response) = handoff else { return nil }
-            handoff = .delivered
-            return response
-        }
-    }
+    /// The body is complete and the responder's work starts.
+    func startResponding() { transition { ((), $0.startResponding()) } }
+
+    /// Offers the answer; see ``Exchange/offer(_:)``. Returns whether it was taken.
+    func offer(_ response: Response) -> Bool { transition { $0.offer(response) } }
+
+    /// Called by the access handler once the responder's task has run as far as it could
+    /// inline, or when libmicrohttpd calls again after a resume: the answer to queue, or nil
+    /// with the connection suspended until it comes.
+    func takeResponse() -> Response? { transition { $0.takeResponse() } }
+
+    /// Marks the request answered without the responder's work (an answer made now, or a
+    /// refusal).
+    func markAnswered() { transition { ((), $0.markAnswered()) } }
 
     /// Whether the request has not been answered yet (still arriving, or with the responder).
-    var isAwaitingResponse: Bool {
-        withHandoff {
-            switch $0 {
-            case .receiving, .waiting, .suspended: true
-            case .ready, .delivered: false
-            }
-        }
-    }
+    var isAwaitingResponse: Bool { exchange.withLock { $0.state.isAwaitingResponse } }
 
-    /// Marks the body complete and the responder at work.
-    func startWaiting() {
-        withHandoff { $0 = .waiting }
+    /// The streamed body being sent, if any; `stop()` reads it from another thread.
+    var stream: HTTPResponseStream? {
+        get { exchange.withLock { $0.stream } }
+        set { exchange.withLock { $0.stream = newValue } }
     }
-
-    /// Whether the connection is suspended waiting for the responder.
-    var isSuspendedForResponse: Bool {
-        withHandoff { if case .suspended = $0 { true } else { false } }
-    }
-
-    /// Marks the request answered without the responder (a refusal queued directly).
-    func markAnswered() {
-        phase = .answered
-        withHandoff { $0 = .delivered }
-    }
-
 }
 
-/// Checks the framing headers of a request before any of its body is read.
-enum RequestFraming {
-    /// The refusal a request's headers call for, or nil when its framing is sound.
-    static func refusal(for headers: HTTPFields, maxBodyBytes: Int) -> HTTPRefusal? {
-        // One pass over the fields, keeping the first of each and a count, with no lists made.
-        var lengthCount = 0
-        var encodingCount = 0
-        var length: String?
-        var encoding: String?
-        for field in headers {
-            if field.name == .contentLength {
-                lengthCount += 1
-                if length == nil { length = field.value }
-            } else if field.name == .transferEncoding {
-                encodingCount += 1
-                if encoding == nil { encoding = field.value }
+/// One request's life as a state machine: the state is one enum, and each event is a mutating
+/// method that moves it on and returns what must be done to the connection (the caller does it
+/// under the request's lock, see ``RequestContext``).
+struct Exchange {
+    enum State {
+        /// Headers or body still arriving; only the server thread acts.
+        case receiving
+        /// The responder's work runs and the connection is not suspended: the access handler is
+        /// still on the stack, waiting to see whether the answer comes inline.
+        case responding
+        /// The responder's work runs and the connection is suspended.
+        case suspended
+        /// The answer is stored; the server thread queues it when libmicrohttpd calls next.
+        case ready(Response)
+        /// The answer has been queued (or the request refused).
+        case answered
+
+        var isReceiving: Bool { if case .receiving = self { true } else { false } }
+
+        var isAwaitingResponse: Bool {
+            switch self {
+            case .receiving, .responding, .suspended: true
+            case .ready, .answered: false
             }
         }
-        if lengthCount > 0 && encodingCount > 0 {
-            return .ambiguousFraming(reason: "Content-Length and Transfer-Encoding were both sent")
+    }
+
+    /// What the caller does to the connection after a transition.
+    enum ConnectionAction {
+        case none
+        case suspend
+        case resume
+    }
+
+    var state = State.receiving
+    /// The streamed body being sent, if any.
+    var stream: HTTPResponseStream?
+
+    mutating func startResponding() -> ConnectionAction {
+        state = .responding
+        return .none
+    }
+
+    /// Stores the answer unless one was stored (or queued) already, and says whether it did. A
+    /// connection suspended for it is resumed, so once anyone has seen the answer stored the
+    /// connection has been resumed.
+    mutating func offer(_ response: Response) -> (Bool, ConnectionAction) {
+        switch state {
+        case .responding:
+            state = .ready(response)
+            return (true, .none)
+        case .suspended:
+            state = .ready(response)
+            return (true, .resume)
+        case .receiving, .ready, .answered:
+            return (false, .none)
         }
-        if lengthCount > 1 {
-            return .ambiguousFraming(reason: "Content-Length was sent more than once")
+    }
+
+    /// Takes the stored answer; without one, suspends the connection until it comes (also when
+    /// libmicrohttpd calls again before it came, rather than let it call back in a busy loop).
+    mutating func takeResponse() -> (Response?, ConnectionAction) {
+        switch state {
+        case .ready(let response):
+            state = .answered
+            return (response, .none)
+        case .responding, .suspended:
+            state = .suspended
+            return (nil, .suspend)
+        case .receiving, .answered:
+            return (nil, .none)
         }
-        if encodingCount > 1 {
-            return .ambiguousFraming(reason: "Transfer-Encoding was sent more than once")
-        }
-        if let encoding {
-            let coding = encoding.trimmingASCIISpaces()
-            guard coding.lowercased() == "chunked" else {
-                return .ambiguousFraming(reason: "Transfer-Encoding '\(coding)' is not supported; only chunked is")
-            }
-            return .lengthRequired
-        }
-        if let length {
-            let digits = length.trimmingASCIISpaces()
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return .ambiguousFraming(reason: "Content-Length '\(digits)' is not a decimal number")
-            }
-            // A length too large for Int is certainly over the cap.
-            if Int(digits).map({ $0 > maxBodyBytes }) ?? true {
-                return .bodyTooLarge(limit: maxBodyBytes)
-            }
-        }
-        return nil
+    }
+
+    mutating func markAnswered() -> ConnectionAction {
+        state = .answered
+        return .none
     }
 }

@@ -1,5 +1,6 @@
 import CoreMetrics
 import HTTPTypes
+import Locking
 import MicroHTTP
 import PagerSessions
 import Prometheus

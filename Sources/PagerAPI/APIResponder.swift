@@ -74,7 +74,7 @@ public struct APIResponder: HTTPResponder {
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add(.get, "/openapi.json") { _ in
-            Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document)
+            .now(Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document))
         }
         self.router = router
     }
@@ -82,35 +82,19 @@ public struct APIResponder: HTTPResponder {
     /// The route patterns served, with their methods.
     public var routes: [(pattern: String, methods: [HTTPRequest.Method])] { router.patterns }
 
-    public func respond(to request: Request) async -> Response {
+    public func respond(to request: Request) -> Reply {
         let started = ContinuousClock.now
-        let (response, route) = await route(request)
-        return finish(response, route: route, for: request, started: started)
-    }
-
-    /// Answers on the server thread when the matched route can without waiting (a command on
-    /// sessions kept in memory, a read of a session held here); nil otherwise, with nothing done.
-    public func respondImmediately(to request: Request) -> Response? {
-        guard
-            case .found(let route, let parameters) = router.match(
-                method: Self.routed(request.method), path: request.path),
-            let immediate = route.immediate
-        else { return nil }
-        let started = ContinuousClock.now
-        let response: Response
-        if let refusal = authorizationRefusal(for: route.pattern, request) {
-            response = refusal
-        } else {
-            do {
-                guard let answer = try immediate(RouteContext(request: request, parameters: parameters)) else {
-                    return nil
-                }
-                response = answer
-            } catch {
-                response = error.response
+        let (answer, route) = self.route(request)
+        switch answer {
+        case .now(let response):
+            return .now(finish(response, route: route, for: request, started: started))
+        case .later(let work):
+            return .later {
+                let response: Response
+                do throws(APIError) { response = try await work() } catch { response = error.response }
+                return finish(response, route: route, for: request, started: started)
             }
         }
-        return finish(response, route: route.pattern, for: request, started: started)
     }
 
     /// What every answer gets on its way out: CORS headers and a count in the metrics.
@@ -136,30 +120,32 @@ public struct APIResponder: HTTPResponder {
     /// The method a request is routed by: HEAD as GET.
     private static func routed(_ method: HTTPRequest.Method) -> HTTPRequest.Method { method == .head ? .get : method }
 
-    private func route(_ request: Request) async -> (Response, String) {
+    /// The matched route's answer (or the refusal that stands for it) and the pattern the
+    /// metrics count it under.
+    private func route(_ request: Request) -> (RouteAnswer, String) {
         let method = Self.routed(request.method)
         if method == .options {
-            return (cors.preflight(for: request, allowed: allowedMethods(for: request.path)), "OPTIONS")
+            return (.now(cors.preflight(for: request, allowed: allowedMethods(for: request.path))), "OPTIONS")
         }
         switch router.match(method: method, path: request.path) {
         case .found(let route, let parameters):
-            if let refusal = authorizationRefusal(for: route.pattern, request) { return (refusal, route.pattern) }
+            if let refusal = authorizationRefusal(for: route.pattern, request) { return (.now(refusal), route.pattern) }
             do {
-                return (try await route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
+                return (try route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
             } catch {
-                return (error.response, route.pattern)
+                return (.now(error.response), route.pattern)
             }
         case .methodNotAllowed(let allowed, let pattern):
             // Without the token, a /v1 path tells nothing, not even which methods it has.
-            if let refusal = authorizationRefusal(for: pattern, request) { return (refusal, pattern) }
+            if let refusal = authorizationRefusal(for: pattern, request) { return (.now(refusal), pattern) }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
                 status: 405, code: "method_not_allowed",
                 detail: "\(request.method.rawValue) is not allowed on '\(request.path)'; allowed: \(allow).",
                 headers: [(.allow, allow)])
-            return (error.response, pattern)
+            return (.now(error.response), pattern)
         case .notFound:
-            return (APIError.notFound(request.path).response, "unmatched")
+            return (.now(APIError.notFound(request.path).response), "unmatched")
         }
     }
 
@@ -205,7 +191,7 @@ public struct APIResponder: HTTPResponder {
         to router: inout Router, readiness: Readiness, engines: PagerEngines, metrics: APIMetrics, options: APIOptions
     ) {
         router.add(.get, "/healthz") { _ in
-            jsonResponse(["status": "ok"])
+            .now(jsonResponse(["status": "ok"]))
         }
         router.add(.get, "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
@@ -213,7 +199,7 @@ public struct APIResponder: HTTPResponder {
                     status: 503, code: "not_ready", detail: "The service is not ready.", headers: [(.retryAfter, "1")]
                 )
             }
-            return jsonResponse(["status": "ready"])
+            return .now(jsonResponse(["status": "ready"]))
         }
         router.add(.get, "/metrics") { _ in
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
@@ -222,8 +208,8 @@ public struct APIResponder: HTTPResponder {
                 evictions: evictions, liveRequests: options.liveRequests(),
                 subscribers: subscribers,
                 storage: engines.store?.statistics)
-            return Response(
-                status: 200, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: text)
+            return .now(
+                Response(status: 200, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: text))
         }
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Locking
 import MicroHTTP
 
 /// The heartbeat of every open event stream: one loop that writes a `: heartbeat` comment to

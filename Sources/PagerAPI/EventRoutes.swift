@@ -25,32 +25,42 @@ struct EventRoutes {
             let id = try context.sessionID()
             let lastEventID = context.request.headers[.lastEventID] ?? context.request.queryValue("lastEventId")
             let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
-            let subscription = try await call(engines, session: id) { engine throws(EngineError) in
+            return try answer(session: id, in: engines) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
+            } then: { subscription in
+                Self.open(subscription, of: id, lastEventID: lastEventID, engines: engines, heartbeat: heartbeat)
             }
-            let snapshot = subscription.snapshot, token = subscription.token
-            let stream = HTTPResponseStream()
-            var first = Array("retry: 2000\n\n".utf8)
-            if lastEventID?.trimmingASCIISpaces() != String(snapshot.version) {
-                first += Self.event(kind: "state", snapshot: snapshot)
-            }
-            stream.write(first)
-            let writer = Task { await Self.write(subscription.events, to: stream) }
-            heartbeat.register(stream)
-            // Runs on the server thread that drops the connection: the subscriber's slot is free
-            // before that thread reads the client's next request.
-            stream.onClose {
-                writer.cancel()
-                engines.shard(for: id).immediately { engine in engine.unsubscribe(token, from: id) }
-            }
-            return Response(
-                status: 200,
-                headers: [
-                    .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
-                    .xAccelBuffering: "no", .eTag: ETag.header(for: snapshot.version),
-                ],
-                stream: stream)
         }
+    }
+
+    /// The stream's response: its first bytes written, its writer task started, and the
+    /// subscription given back when it closes.
+    private static func open(
+        _ subscription: Subscription, of id: SessionID, lastEventID: String?, engines: PagerEngines,
+        heartbeat: EventHeartbeat
+    ) -> Response {
+        let snapshot = subscription.snapshot, token = subscription.token
+        let stream = HTTPResponseStream()
+        var first = Array("retry: 2000\n\n".utf8)
+        if lastEventID?.trimmingASCIISpaces() != String(snapshot.version) {
+            first += Self.event(kind: "state", snapshot: snapshot)
+        }
+        stream.write(first)
+        let writer = Task { await Self.write(subscription.events, to: stream) }
+        heartbeat.register(stream)
+        // Runs on the server thread that drops the connection: the subscriber's slot is free
+        // before that thread reads the client's next request.
+        stream.onClose {
+            writer.cancel()
+            engines.shard(for: id).withLock { engine in engine.unsubscribe(token, from: id) }
+        }
+        return Response(
+            status: 200,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                .xAccelBuffering: "no", .eTag: ETag.header(for: snapshot.version),
+            ],
+            stream: stream)
     }
 
     /// The writer of one stream: every change in order, with back-pressure, until the session is

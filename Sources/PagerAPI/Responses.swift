@@ -3,47 +3,38 @@ import MicroHTTP
 import PagerModel
 import PagerSessions
 
-/// Runs one call on the shard that holds session `id`, on the calling thread (see
-/// `PagerEngine.immediately`), turning its refusal into the API's.
-func call<T: Sendable>(
-    _ engines: PagerEngines, session id: SessionID,
-    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
-) async throws(APIError) -> T {
+/// The answer to a route that runs `operation` on session `id`'s shard and answers with
+/// `respond`: now, on the server thread, when the shard holds the session (without a shared
+/// store, a session the shard does not hold does not exist); later, after loading the session
+/// from a shared store, when another instance made it or this one let its copy go.
+func answer<T: Sendable>(
+    session id: SessionID, in engines: PagerEngines,
+    _ operation: @escaping @Sendable (isolated PagerEngine) throws(EngineError) -> T,
+    then respond: @escaping @Sendable (T) -> Response
+) throws(APIError) -> RouteAnswer {
     do {
-        return try await onShard(engines, session: id, operation)
-    } catch {
-        throw APIError(engineError: error)
-    }
-}
-
-/// Hands the shard that holds session `id` to `operation`, which enters it on the calling thread
-/// (`applyImmediately`, `readImmediately`), for a route answering at once: nil when the session
-/// is not held here and a shared store must load it first (which needs waiting); otherwise the
-/// result, or the API's refusal.
-func callNow<T: Sendable>(
-    _ engines: PagerEngines, session id: SessionID, _ operation: (PagerEngine) throws(EngineError) -> T
-) throws(APIError) -> T? {
-    do {
-        return try operation(engines.shard(for: id))
+        return .now(respond(try engines.shard(for: id).withLock(operation)))
     } catch .sessionNotFound where engines.store?.isShared == true {
-        return nil
+        return .later { () throws(APIError) -> Response in
+            do throws(EngineError) { return respond(try await loadingFirst(id, in: engines, operation)) } catch {
+                throw APIError(engineError: error)
+            }
+        }
     } catch {
         throw APIError(engineError: error)
     }
 }
 
 /// Runs `operation` on the shard of session `id`. With a shared store, a session the shard does
-/// not hold is loaded from the store first (another instance made it, or this one let its copy
-/// go), and `operation` runs again.
-func onShard<T: Sendable>(
-    _ engines: PagerEngines, session id: SessionID,
-    _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
+/// not hold is loaded from the store first, and `operation` runs again.
+func loadingFirst<T: Sendable>(
+    _ id: SessionID, in engines: PagerEngines, _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
 ) async throws(EngineError) -> T {
     do {
-        return try engines.shard(for: id).immediately(operation)
+        return try engines.shard(for: id).withLock(operation)
     } catch .sessionNotFound {
         guard try await engines.load(id) else { throw .sessionNotFound }
-        return try engines.shard(for: id).immediately(operation)
+        return try engines.shard(for: id).withLock(operation)
     }
 }
 

@@ -22,12 +22,20 @@ public struct RouteContext: Sendable {
     }
 }
 
-/// A route's handler.
-public typealias RouteHandler = @Sendable (RouteContext) async throws(APIError) -> Response
+/// A route's answer: a response now, or work that must wait (for a commit, or to load a
+/// session from a shared store). It is the HTTP layer's ``Reply`` with the API's errors.
+public enum RouteAnswer: Sendable {
+    /// The response, made on the server thread.
+    case now(Response)
+    /// Work that waits; nothing has been changed before it runs (the server may refuse the
+    /// request instead, when it is stopping).
+    case later(@Sendable () async throws(APIError) -> Response)
+}
 
-/// A route's way to answer at once, on the server thread: the response, or nil, having done
-/// nothing, when answering needs waiting (the route's ``RouteHandler`` then answers).
-public typealias ImmediateRouteHandler = @Sendable (RouteContext) throws(APIError) -> Response?
+/// A route's handler: called on the server thread that read the request, it answers now or
+/// returns the work that waits. It may enter an engine shard (``PagerEngine/withLock(_:)``),
+/// and must wait for nothing else.
+public typealias RouteHandler = @Sendable (RouteContext) throws(APIError) -> RouteAnswer
 
 /// Maps a method and a path pattern such as `/v1/sessions/{id}` to a handler.
 public struct Router: Sendable {
@@ -42,17 +50,12 @@ public struct Router: Sendable {
         public let pattern: String
         let segments: [Segment]
         let handler: RouteHandler
-        let immediate: ImmediateRouteHandler?
 
-        init(
-            method: HTTPRequest.Method, pattern: String, segments: [Segment], handler: @escaping RouteHandler,
-            immediate: ImmediateRouteHandler?
-        ) {
+        init(method: HTTPRequest.Method, pattern: String, segments: [Segment], handler: @escaping RouteHandler) {
             self.method = method
             self.pattern = pattern
             self.segments = segments
             self.handler = handler
-            self.immediate = immediate
         }
     }
 
@@ -68,11 +71,8 @@ public struct Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    /// Registers `handler` for `method` on `pattern`, and `immediate`, when given, to try first.
-    public mutating func add(
-        _ method: HTTPRequest.Method, _ pattern: String, immediate: ImmediateRouteHandler? = nil,
-        _ handler: @escaping RouteHandler
-    ) {
+    /// Registers `handler` for `method` on `pattern`.
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, _ handler: @escaping RouteHandler) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}")
                 ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
@@ -80,8 +80,7 @@ public struct Router: Sendable {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments },
             "route \(method) \(pattern) registered twice")
-        routes.append(
-            Route(method: method, pattern: pattern, segments: segments, handler: handler, immediate: immediate))
+        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
     }
 
     /// The outcome of looking a request up.

@@ -11,52 +11,44 @@ struct SessionRoutes {
     let templates: [String: Template]
 
     func register(in router: inout Router) {
+        let engines = self.engines, templates = self.templates
         router.add(.post, "/v1/sessions") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition = try Template.definition(from: body, templates: templates)
-            let created: PagerEngine.Created
-            do throws(EngineError) { created = try engines.create(definition) } catch {
-                throw APIError(engineError: error)
+            guard engines.store != nil else { return .now(created(try make(definition))) }
+            return .later { () throws(APIError) -> Response in
+                let made = try make(definition)
+                try await durable(made.commit)
+                return created(made)
             }
-            try await durable(created.commit)
-            let snapshot = created.snapshot
-            var response = stateResponse(snapshot, status: .created)
-            response.headers.add(.location, "/v1/sessions/\(snapshot.id)")
-            return response
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
-            let read = try callNow(engines, session: id) { engine throws(EngineError) in
-                try engine.readImmediately(id, unlessVersionIn: unchanged)
-            }
-            return read.map(stateOrNotModified)
-        } _: { context throws(APIError) in
-            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
-            let read = try await call(engines, session: id) { engine throws(EngineError) in
+            return try answer(session: id, in: engines) { engine throws(EngineError) in
                 try engine.read(id, unlessVersionIn: unchanged)
+            } then: { read in
+                stateOrNotModified(read)
             }
-            return stateOrNotModified(read)
         }
         router.add(.patch, "/v1/sessions/{id}") { context throws(APIError) in
             let body = try context.request.jsonObjectOrEmpty()
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in
-                let result = try await Self.patch(id, with: body, precondition: precondition, engines: engines)
-                try await result.commit?.durable()
-                return result
+            return changing { () throws(EngineError) in
+                try await Self.patch(id, with: body, precondition: precondition, engines: engines)
             }
-            return commandResponse(result)
         }
         router.add(.delete, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            try await retryingStaleCopies { () async throws(EngineError) in
-                let commit = try await onShard(engines, session: id) { engine throws(EngineError) in
-                    try engine.delete(id, precondition: precondition)
+            return .later { () throws(APIError) -> Response in
+                try await retryingStaleCopies { () async throws(EngineError) in
+                    let commit = try await loadingFirst(id, in: engines) { engine throws(EngineError) in
+                        try engine.delete(id, precondition: precondition)
+                    }
+                    try await commit?.durable()
                 }
-                try await commit?.durable()
+                return Response(status: 204)
             }
-            return Response(status: 204)
         }
         addCommand(.post, "/v1/sessions/{id}/next", into: &router) { request throws(APIError) in
             _ = try request.reader(allowing: [])
@@ -79,30 +71,15 @@ struct SessionRoutes {
         }
         addCommand(.post, "/v1/sessions/{id}/scroll", into: &router, Self.scrollCommand)
         addCommand(.post, "/v1/sessions/{id}/transition", into: &router, Self.transitionCommand)
-        router.add(.get, "/v1/sessions/{id}/neighbors") { context throws(APIError) in
-            let id = try context.sessionID()
-            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
-            }
-            return jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
+        addSnapshotRoute("/v1/sessions/{id}/neighbors", into: &router) { snapshot in
+            jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
-        router.add(.get, "/v1/sessions/{id}/settings") { context throws(APIError) in
-            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
-            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
-            }
-            if let unchanged, unchanged.accepts(snapshot.version) {
-                return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
-            }
-            let bytes = JSONWriter.encode(.object(snapshot.pager.settings.document))
-            return jsonBytesResponse(bytes, version: snapshot.version)
+        addSnapshotRoute("/v1/sessions/{id}/settings", into: &router) { snapshot in
+            jsonBytesResponse(
+                JSONWriter.encode(.object(snapshot.pager.settings.document)), version: snapshot.version)
         }
-        router.add(.get, "/v1/sessions/{id}/pages") { context throws(APIError) in
-            let id = try context.sessionID()
-            let snapshot = try await call(engines, session: id) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
-            }
-            return jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
+        addSnapshotRoute("/v1/sessions/{id}/pages", into: &router) { snapshot in
+            jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)
         }
         addCommand(.post, "/v1/sessions/{id}/pages", into: &router, Self.insertCommand)
         addCommand(.put, "/v1/sessions/{id}/pages", into: &router, Self.replaceCommand)
@@ -147,8 +124,9 @@ struct SessionRoutes {
             return jsonBytesResponse(bytes, version: version)
         case .state(let snapshot, let tabForms):
             let (bytes, made) = StateDocument.encode(snapshot, tabForms: tabForms)
-            engines.shard(for: snapshot.id).keepImmediately(
-                bytes, asReadOf: snapshot.id, version: snapshot.version, forms: made)
+            engines.shard(for: snapshot.id).withLock { engine in
+                engine.keep(bytes, asReadOf: snapshot.id, version: snapshot.version, forms: made)
+            }
             return jsonBytesResponse(bytes, version: snapshot.version)
         }
     }
@@ -158,7 +136,7 @@ struct SessionRoutes {
     private func commandResponse(_ result: CommandResult) -> Response {
         let snapshot = result.snapshot
         let (bytes, made) = StateDocument.encode(snapshot, outcome: result.outcome, tabForms: result.tabForms)
-        if let made { engines.shard(for: snapshot.id).immediately { $0.keep(made, for: snapshot.id) } }
+        if let made { engines.shard(for: snapshot.id).withLock { engine in engine.keep(made, for: snapshot.id) } }
         return jsonBytesResponse(bytes, version: snapshot.version)
     }
 
@@ -170,19 +148,67 @@ struct SessionRoutes {
         _ id: SessionID, with body: JSONObject, precondition: VersionPrecondition?, engines: PagerEngines
     ) async throws(EngineError) -> CommandResult {
         while true {
-            let current = try await onShard(engines, session: id) { engine throws(EngineError) in
+            let current = try await loadingFirst(id, in: engines) { engine throws(EngineError) in
                 try engine.latest(of: id)
             }
             let settings: PagerSettings
             do { settings = try current.pager.settings.patched(with: body) } catch { throw .pager(error) }
             do throws(EngineError) {
-                return try engines.shard(for: id).immediately { engine throws(EngineError) in
+                return try engines.shard(for: id).withLock { engine throws(EngineError) in
                     try engine.apply(
                         .updateSettings(settings), to: id, precondition: precondition,
                         expectedVersion: current.version)
                 }
             } catch .versionMismatch(let now) where precondition?.accepts(now) ?? true {
                 continue  // changed meanwhile by someone else: merge over the newer settings
+            }
+        }
+    }
+
+    /// A new session with a new id (``PagerEngines/create(_:)``), as the API refuses it.
+    private func make(_ definition: PagerDefinition) throws(APIError) -> PagerEngine.Created {
+        do throws(EngineError) { return try engines.create(definition) } catch { throw APIError(engineError: error) }
+    }
+
+    /// 201 with the new session's state document and its `Location`.
+    private func created(_ made: PagerEngine.Created) -> Response {
+        let snapshot = made.snapshot
+        var response = stateResponse(snapshot, status: .created)
+        response.headers.add(.location, "/v1/sessions/\(snapshot.id)")
+        return response
+    }
+
+    /// The answer to a change made by `change` (which applies it and returns the result): made
+    /// later, once the change is durable, after retrying it while it lost to another instance's
+    /// (``retryingStaleCopies(_:)``).
+    private func changing(
+        _ change: @escaping @Sendable () async throws(EngineError) -> CommandResult
+    ) -> RouteAnswer {
+        .later { () throws(APIError) -> Response in
+            let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in
+                let result = try await change()
+                try await result.commit?.durable()
+                return result
+            }
+            return commandResponse(result)
+        }
+    }
+
+    /// Registers `GET pattern`, which answers with `respond` from session `id`'s state, counting
+    /// as use, or 304 when `If-None-Match` names its version (the answer depends on nothing else).
+    private func addSnapshotRoute(
+        _ pattern: String, into router: inout Router, _ respond: @escaping @Sendable (SessionSnapshot) -> Response
+    ) {
+        let engines = self.engines
+        router.add(.get, pattern) { context throws(APIError) in
+            let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            return try answer(session: id, in: engines) { engine throws(EngineError) in
+                try engine.snapshot(of: id)
+            } then: { snapshot in
+                if let unchanged, unchanged.accepts(snapshot.version) {
+                    return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])
+                }
+                return respond(snapshot)
             }
         }
     }
@@ -203,35 +229,33 @@ struct SessionRoutes {
         }
     }
 
+    /// Registers a route that applies the command `parse` reads from the request. Without a store
+    /// nothing is waited for (no commit, no copy to load or to lose), so the command is applied
+    /// and answered now; with one, it is applied in the work for later, which waits for the
+    /// commit.
     private func addSessionCommand(
         _ method: HTTPRequest.Method, _ pattern: String, into router: inout Router,
         _ parse: @escaping @Sendable (RouteContext) throws(APIError) -> PagerCommand
     ) {
         let engines = self.engines
-        // Only without a store is nothing waited for (no commit, no copy to load or to lose), so
-        // only then is a command answered at once.
-        var immediate: ImmediateRouteHandler?
-        if engines.store == nil {
-            immediate = { context throws(APIError) -> Response? in
-                let command = try parse(context)
-                let id = try context.sessionID(), precondition = context.request.versionPrecondition
-                let result = try callNow(engines, session: id) { engine throws(EngineError) -> CommandResult in
-                    try engine.applyImmediately(command, to: id, precondition: precondition)
-                }
-                return result.map(commandResponse)
-            }
-        }
-        router.add(method, pattern, immediate: immediate) { context throws(APIError) in
+        router.add(method, pattern) { context throws(APIError) in
             let command = try parse(context)
             let id = try context.sessionID(), precondition = context.request.versionPrecondition
-            let result = try await retryingStaleCopies { () async throws(EngineError) -> CommandResult in
-                let result = try await onShard(engines, session: id) { engine throws(EngineError) in
+            guard engines.store != nil else {
+                do throws(EngineError) {
+                    let result = try engines.shard(for: id).withLock { engine throws(EngineError) in
+                        try engine.apply(command, to: id, precondition: precondition)
+                    }
+                    return .now(commandResponse(result))
+                } catch {
+                    throw APIError(engineError: error)
+                }
+            }
+            return changing { () throws(EngineError) in
+                try await loadingFirst(id, in: engines) { engine throws(EngineError) in
                     try engine.apply(command, to: id, precondition: precondition)
                 }
-                try await result.commit?.durable()
-                return result
             }
-            return commandResponse(result)
         }
     }
 }

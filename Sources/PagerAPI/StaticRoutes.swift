@@ -32,12 +32,12 @@ struct StaticRoutes {
     func register(in router: inout Router) {
         let files = self.files
         router.add(.get, "/") { _ throws(APIError) in
-            try Self.response(for: "index.html", in: files, path: "/")
+            .now(try Self.response(for: "index.html", in: files, path: "/"))
         }
         router.add(.get, "/demo/{file}") { context throws(APIError) in
             let name = try context.parameter("file")
             guard name != "index.html" else { throw APIError.notFound(context.request.path) }
-            return try Self.response(for: name, in: files, path: context.request.path)
+            return .now(try Self.response(for: name, in: files, path: context.request.path))
         }
     }
 

@@ -11,7 +11,7 @@ struct TemplateRoutes {
         let sorted = templates.values.sorted { $0.name < $1.name }
         let list = Self.list(sorted)
         router.add(.get, "/v1/templates") { _ in
-            Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: list)
+            .now(Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: list))
         }
         let documents = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, Self.document($0)) })
         router.add(.get, "/v1/templates/{name}") { context throws(APIError) in
@@ -19,8 +19,8 @@ struct TemplateRoutes {
             guard let document = documents[name] else {
                 throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
             }
-            return Response(
-                status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document)
+            return .now(
+                Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document))
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Locking
 
 /// A change the engine has applied and submitted to the store, whose client waits for the
 /// store's answer before it is told anything.
@@ -6,20 +6,23 @@ import Foundation
 /// The store's thread resolves it once; the request that made the change awaits it. Whichever
 /// comes second resumes the other, under one lock, so a resolution is never lost.
 public final class Commit: Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    nonisolated(unsafe) private var outcome: StoreError??
-    nonisolated(unsafe) private var waiter: CheckedContinuation<StoreError?, Never>?
+    private struct State {
+        /// The store's answer (nil: durable), once it came.
+        var outcome: StoreError??
+        var waiter: CheckedContinuation<StoreError?, Never>?
+    }
+
+    private let state = Locked(State())
 
     init() {}
 
     /// Records the store's answer (nil: durable) and resumes the waiter, if one waits.
     func resolve(_ error: StoreError?) {
-        let waiting: CheckedContinuation<StoreError?, Never>? = lock.withLock {
-            guard outcome == nil else { return nil }
-            outcome = .some(error)
-            defer { waiter = nil }
-            return waiter
+        let waiting: CheckedContinuation<StoreError?, Never>? = state.withLock { state in
+            guard state.outcome == nil else { return nil }
+            state.outcome = .some(error)
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiting?.resume(returning: error)
     }
@@ -29,9 +32,9 @@ public final class Commit: Sendable {
     /// already undone it.
     public func durable() async throws(EngineError) {
         let error: StoreError? = await withCheckedContinuation { continuation in
-            let known: StoreError?? = lock.withLock {
-                if let outcome { return outcome }
-                waiter = continuation
+            let known: StoreError?? = state.withLock { state in
+                if let outcome = state.outcome { return outcome }
+                state.waiter = continuation
                 return nil
             }
             if let known { continuation.resume(returning: known) }

@@ -1,19 +1,17 @@
-import Foundation
+import Locking
 import Synchronization
 
 /// The counts that limits apply to across every shard of a ``PagerEngines``: live sessions,
 /// session data bytes, the read cache's bytes, event subscribers, and subscribers by client
 /// address. A shard reserves before it stores and releases when it forgets, so a limit holds for
-/// the whole server, not per shard. Every operation is O(1): an atomic compare-and-swap, or one dictionary entry under a
-/// lock of its own that nothing else is taken under.
+/// the whole server, not per shard. Every operation is O(1): an atomic compare-and-swap, or one
+/// dictionary entry under a lock of its own that nothing else is taken under.
 public final class EngineAccounts: Sendable {
     let sessions = Atomic<Int>(0)
     let storedBytes = Atomic<Int>(0)
     let readCacheBytes = Atomic<Int>(0)
     let subscribers = Atomic<Int>(0)
-    private let addressLock = NSLock()
-    // Guarded by `addressLock`.
-    nonisolated(unsafe) private var byAddress: [String: Int] = [:]
+    private let byAddress = Locked<[String: Int]>([:])
 
     /// Creates empty accounts.
     public init() {}
@@ -54,7 +52,7 @@ public final class EngineAccounts: Sendable {
 
     /// Counts one more subscriber from `address` unless it already has `limit`.
     func reserveAddress(_ address: String, limit: Int) -> Bool {
-        addressLock.withLock {
+        byAddress.withLock { byAddress in
             let count = byAddress[address, default: 0]
             guard count < limit else { return false }
             byAddress[address] = count + 1
@@ -64,7 +62,7 @@ public final class EngineAccounts: Sendable {
 
     /// Counts one subscriber from `address` fewer.
     func releaseAddress(_ address: String) {
-        addressLock.withLock {
+        byAddress.withLock { byAddress in
             let left = byAddress[address, default: 1] - 1
             byAddress[address] = left > 0 ? left : nil
         }

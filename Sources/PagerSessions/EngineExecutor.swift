@@ -10,13 +10,17 @@ import Synchronization
 ///
 /// Work reaches the engine in two ways, and the lock makes them exclusive:
 /// - callers that `await` the actor enqueue jobs, which run in order on a private serial queue;
-/// - ``PagerEngine/immediately(_:)`` takes the lock on the caller's own thread and runs at once.
-///   The HTTP layer answers this way, so a request costs no hop to another thread and back; the
-///   engine's methods never suspend, so the lock is held for microseconds.
+/// - ``PagerEngine/withLock(_:)`` takes the lock on the caller's own thread and runs at once.
+///   The HTTP layer answers this way, so a request costs no hop to another thread and back.
+///
+/// The engine's methods never suspend, so the lock is held for one method's work: a command or a
+/// read takes microseconds; the longest holds are bounded batches (``PagerEngine/evictionBatch``
+/// evictions, ``PagerEngine/tickBatch`` ticks: a fraction of a millisecond each).
 ///
 /// The executor records which thread holds the lock, so "running on the engine" means exactly
-/// "on the thread that holds the lock": a task started from inside is not, whichever thread
-/// runs it.
+/// "on the thread that holds the lock", which is what `assumeIsolated` asks it
+/// (``isIsolatingCurrentContext()``): a task started from inside is not, whichever thread runs
+/// it.
 @usableFromInline final class EngineExecutor: SerialExecutor, @unchecked Sendable {
     // @unchecked: `lock` is made for use from any thread; `owner` is atomic.
     /// An `NSLock` (a POSIX mutex, which ThreadSanitizer sees; it cannot see `Synchronization.Mutex`).

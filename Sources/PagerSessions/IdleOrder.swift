@@ -13,8 +13,8 @@
 /// The list does not own its sessions (the engine's table does): a session must be removed from
 /// the list before it is dropped from the table.
 struct IdleOrder {
-    private(set) unowned(unsafe) var oldest: PagerEngine.Session?
-    private unowned(unsafe) var newest: PagerEngine.Session?
+    private(set) unowned var oldest: PagerEngine.Session?
+    private unowned var newest: PagerEngine.Session?
     /// Sessions in the list.
     private(set) var count = 0
 

@@ -1,28 +1,11 @@
 import Foundation
 public import PagerModel
 
-/// The server's sessions, sharded by id over several ``PagerEngine`` actors.
-///
-/// Concurrency model, in one place: every session lives in exactly one shard, chosen by a hash of
-/// its id; each shard is an actor that guards its own table, and its executor is a lock. The HTTP
-/// layer enters a shard synchronously on the server thread that read the request
-/// (``PagerEngine/immediately(_:)``, or for a command and a read its allocation-free forms
-/// ``PagerEngine/applyImmediately(_:to:precondition:)`` and
-/// ``PagerEngine/readImmediately(_:unlessVersionIn:)``, and for a read's document handed back
-/// ``PagerEngine/keepImmediately(_:asReadOf:version:forms:)``: take the shard's lock, run, release),
-/// because measurements showed the hop to a Swift thread and back costing as much CPU as the whole
-/// engine work and leaving server threads idle; work that may wait (eviction, a consumer abandoning
-/// a change feed, tests) `await`s the actor instead, which takes the same lock on the shard's
-/// queue. So two requests contend only when they touch the same shard, and commands on one session
-/// apply one at a time, in the order they take its shard's lock. Invariants: an engine's methods
-/// never suspend and never enter another shard; no lock is held for work proportional to the number
-/// of sessions or subscribers (eviction takes at most ``PagerEngine/evictionBatch`` sessions per
-/// turn, a change reaches at most `maxSubscribersPerSession` subscribers); decoding and encoding
-/// happen outside. Limits that span shards (sessions, the memory budget, subscribers in all and by
-/// address) are kept in ``EngineAccounts`` with atomic reservations. With a ``SessionStore``, a
-/// change is submitted to the store under the shard's lock (a queue append, no disk), the request
-/// waits for the commit off the lock, and the store's thread settles each commit by entering the
-/// shard like any other caller.
+/// The server's sessions, sharded by id over several ``PagerEngine`` actors: every session lives
+/// in exactly one shard, chosen by a hash of its id, so two requests contend only when they touch
+/// the same shard. Limits that span shards (sessions, the memory budget, subscribers in all and
+/// by address) are kept in ``EngineAccounts``. docs/architecture.md, «Threads and locks», tells
+/// how requests, the store's threads and the timers enter the shards.
 public final class PagerEngines: Sendable {
     /// The shards.
     public let shards: [PagerEngine]
@@ -79,7 +62,7 @@ public final class PagerEngines: Sendable {
                 recovery.expired += 1
                 continue
             }
-            shard(for: session.id).immediately { engine in
+            shard(for: session.id).withLock { engine in
                 engine.restore(session.id, pager: session.pager, idleSeconds: idle)
             }
             recovery.restored += 1
@@ -94,13 +77,16 @@ public final class PagerEngines: Sendable {
     }
 
     /// Creates a session under a new id, in the id's shard. When the session or byte limit is
-    /// reached, every shard evicts one batch of expired sessions and the create is tried once more.
+    /// reached, up to ``PagerEngine/evictionBatch`` expired sessions are evicted, shard by shard
+    /// (each in a turn of its own), and the create is tried once more.
     public func create(_ definition: PagerDefinition) throws(EngineError) -> PagerEngine.Created {
         do throws(EngineError) {
             return try createOnce(definition)
         } catch .atCapacity, .memoryBudgetExceeded {
-            for shard in shards {
-                shard.immediately { engine in _ = engine.evictExpired(limit: PagerEngine.evictionBatch) }
+            var budget = PagerEngine.evictionBatch
+            for shard in shards where budget > 0 {
+                let limit = budget
+                budget -= shard.withLock { engine in engine.evictExpired(limit: limit) }
             }
             return try createOnce(definition)
         }
@@ -109,8 +95,8 @@ public final class PagerEngines: Sendable {
     private func createOnce(_ definition: PagerDefinition) throws(EngineError) -> PagerEngine.Created {
         while true {
             let id = makeID()
-            let created = try shard(for: id).immediately { engine throws(EngineError) -> PagerEngine.Created? in
-                engine.holds(id) ? nil : try engine.create(definition, id: id)
+            let created = try shard(for: id).withLock { engine throws(EngineError) -> PagerEngine.Created? in
+                engine.holds(id) ? nil : try engine.create(definition, id: id, evicting: 0)
             }
             if let created { return created }
         }
@@ -129,7 +115,7 @@ public final class PagerEngines: Sendable {
     public var readCacheBytes: Int { accounts.readCacheByteCount }
 
     /// Sessions evicted for idling since start, in all shards.
-    public var evictions: Int { shards.reduce(0) { total, shard in total + shard.immediately { $0.evictions } } }
+    public var evictions: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.evictions } } }
 
     /// With a shared store, deletes the stored sessions idle past the TTL (whoever held them);
     /// processes holding copies hear of it from the store. Nothing to do otherwise: each process
@@ -152,7 +138,7 @@ public final class PagerEngines: Sendable {
         switch result {
         case .success(nil): return false
         case .success(let stored?):
-            shard(for: id).immediately { $0.adopt(stored) }
+            shard(for: id).withLock { $0.adopt(stored) }
             return true
         case .failure(let error): throw .storageUnavailable(reason: error.reason)
         }
@@ -162,7 +148,7 @@ public final class PagerEngines: Sendable {
     /// ``PagerEngine/absorb(_:)``); a change that cannot be followed from the notification
     /// alone loads the session, off the caller's thread.
     public func absorb(_ change: RemoteChange) {
-        guard shard(for: change.id).immediately({ $0.absorb(change) }) else { return }
+        guard shard(for: change.id).withLock({ $0.absorb(change) }) else { return }
         let id = change.id
         Task { _ = try? await self.load(id) }
     }
@@ -172,8 +158,8 @@ public final class PagerEngines: Sendable {
     /// other copies are dropped, a batch per turn on each shard, to be loaded again when asked for.
     public func resynchronize() {
         for shard in shards {
-            for id in shard.immediately({ $0.watchedSessions }) { Task { _ = try? await self.load(id) } }
-            while shard.immediately({ $0.dropUnwatchedCopies() }) > 0 {}
+            for id in shard.withLock({ $0.watchedSessions }) { Task { _ = try? await self.load(id) } }
+            while shard.withLock({ $0.dropUnwatchedCopies() }) > 0 {}
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Locking
 public import PagerModel
 
 /// What kind of change an event reports.
@@ -82,16 +82,15 @@ public struct SessionEvent: Sendable {
 /// Bytes computed once, by the first caller, and shared by every later one: an event's encoding,
 /// so that a change is encoded once however many subscribers write it.
 public final class EncodedOnce: Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    nonisolated(unsafe) private var bytes: [UInt8]?
+    private let slot = Locked<[UInt8]?>(nil)
 
     /// Creates an empty slot.
     public init() {}
 
-    /// The bytes, computed by `encode` on the first call; later calls share them.
+    /// The bytes, computed by `encode` on the first call (under the slot's lock, so a second
+    /// caller waits for them rather than encoding again); later calls share them.
     public func bytes(_ encode: () -> [UInt8]) -> [UInt8] {
-        lock.withLock {
+        slot.withLock { bytes in
             if let bytes { return bytes }
             let made = encode()
             bytes = made

@@ -7,10 +7,11 @@
 /// leaves the engine's table.
 struct TimerQueue {
     /// One queued session: its due time inline, so the heap's comparisons never touch the
-    /// session, and the session unowned, so moving entries costs no reference counting.
+    /// session, and the session unowned (the engine's table owns it), so the queue never keeps a
+    /// session alive.
     private struct Entry {
         var due: Int64
-        unowned(unsafe) let session: PagerEngine.Session
+        unowned let session: PagerEngine.Session
     }
 
     private var heap: [Entry] = []

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Locking
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Locking
 import MicroHTTP
 import Synchronization
 import TestSupport
@@ -16,18 +17,20 @@ private final class StreamKeeper: HTTPResponder {
 
     func release() { released.withLock { $0 = true } }
 
-    func respond(to request: Request) async -> Response {
+    func respond(to request: Request) -> Reply {
         switch request.path {
         case "/open":
             let stream = HTTPResponseStream()
             streams.withLock { $0.append(stream) }
-            return Response(status: .ok, headers: [.contentType: "text/event-stream"], stream: stream)
+            return .now(Response(status: .ok, headers: [.contentType: "text/event-stream"], stream: stream))
         case "/slow":
-            slowArrived.withLock { $0 = true }
-            for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-            return Response(status: .ok, body: Array("slow".utf8))
+            return .later { [self] in
+                slowArrived.withLock { $0 = true }
+                for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+                return Response(status: .ok, body: Array("slow".utf8))
+            }
         default:
-            return Response(status: .ok, body: Array("ok".utf8))
+            return .now(Response(status: .ok, body: Array("ok".utf8)))
         }
     }
 

@@ -8,11 +8,6 @@ import PagerSessions
 import TestSupport
 import Testing
 
-struct TestClock: EngineClock {
-    let time: ManualTime
-    func now() -> Double { time.now }
-}
-
 /// Drives the API responder in-process with request values.
 struct APITester {
     /// Four shards, so that tests cross shards as the server does.
@@ -55,20 +50,19 @@ struct APITester {
         var body: [UInt8]
         /// The response as the responder returned it (a streamed body included).
         var response: Response
-        /// Whether the responder answered at once (``APIResponder/respondImmediately(to:)``).
-        var answeredAtOnce = false
+        /// Whether the responder answered now (``Reply/now(_:)``) rather than with work for later.
+        var answeredNow = false
         var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
         subscript(key: String) -> JSONValue? { json[key] }
         var code: String? { json["code"]?.stringValue }
         var field: String? { json["field"]?.stringValue }
     }
 
-    /// Sends a request written as a client writes it: method and field names as text.
-    /// Like the server, it first lets the responder answer at once, unless `awaited` asks for the
-    /// awaited way only.
+    /// Sends a request written as a client writes it: method and field names as text. Like the
+    /// server, it takes the answer made now, or runs the work for later and waits for it.
     func send(
         _ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = [],
-        contentType: String? = "application/json", query: [(String, String)] = [], awaited: Bool = false
+        contentType: String? = "application/json", query: [(String, String)] = []
     ) async -> Reply {
         var requestHeaders = HTTPFields()
         if json != nil, let contentType { requestHeaders[.contentType] = contentType }
@@ -76,12 +70,18 @@ struct APITester {
         let request = Request(
             method: HTTPRequest.Method(method)!, path: path, query: query.map { (name: $0.0, value: $0.1) },
             headers: requestHeaders, body: json.map { Array($0.utf8) } ?? [])
-        let immediate = awaited ? nil : responder.respondImmediately(to: request)
         let response: Response
-        if let immediate { response = immediate } else { response = await responder.respond(to: request) }
+        var now = false
+        switch responder.respond(to: request) {
+        case .now(let made):
+            response = made
+            now = true
+        case .later(let work):
+            response = await work()
+        }
         return Reply(
             status: response.status.code, headers: response.headers, body: response.bodyBytes, response: response,
-            answeredAtOnce: immediate != nil)
+            answeredNow: now)
     }
 
     /// Moves the clock on by `milliseconds` and applies every tick due by then; returns how many
@@ -89,7 +89,7 @@ struct APITester {
     @discardableResult
     func fireTimers(after milliseconds: Int = 0) -> Int {
         clock.advance(by: Double(milliseconds) / 1000)
-        return engine.shards.reduce(0) { total, shard in total + shard.immediately { $0.fireDueTimers() } }
+        return engine.shards.reduce(0) { total, shard in total + shard.withLock { $0.fireDueTimers() } }
     }
 
     /// Creates a session and returns its id.

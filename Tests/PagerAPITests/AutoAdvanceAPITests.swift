@@ -24,7 +24,7 @@ struct AutoAdvanceAPITests {
         #expect(auto["dueAt"]?.numberValue == Double(Self.t0 + 200))
         #expect(reply["accessibility"]?["liveRegion"] == "off")
         let shard = api.engine.shard(for: SessionID(id))
-        let watchers = try (0..<2).map { _ in try shard.immediately { try $0.subscribe(to: SessionID(id)) } }
+        let watchers = try (0..<2).map { _ in try shard.withLock { try $0.subscribe(to: SessionID(id)) } }
         var streams = watchers.map { $0.events.makeAsyncIterator() }
         #expect(api.fireTimers(after: 199) == 0)
         #expect(api.fireTimers(after: 1) == 1)
@@ -45,7 +45,7 @@ struct AutoAdvanceAPITests {
         #expect(reply["version"] == 3 && reply["index"] == 2)
         #expect(reply["autoAdvance"]?["enabled"] == false && reply["autoAdvance"]?["running"] == false)
         #expect(reply["autoAdvance"]?["dueAt"] == .null && reply["accessibility"]?["liveRegion"] == "polite")
-        for watcher in watchers { shard.immediately { $0.unsubscribe(watcher.token, from: SessionID(id)) } }
+        for watcher in watchers { shard.withLock { $0.unsubscribe(watcher.token, from: SessionID(id)) } }
     }
 
     @Test("rewind: the third tick lands on 0, reverse, with one keyframe in the event")
@@ -53,7 +53,7 @@ struct AutoAdvanceAPITests {
         let api = try APITester()
         let id = try await api.create(#"{"template": "media", "autoAdvance": {"enabled": true, "interval": 200}}"#)
         let shard = api.engine.shard(for: SessionID(id))
-        let watcher = try shard.immediately { try $0.subscribe(to: SessionID(id)) }
+        let watcher = try shard.withLock { try $0.subscribe(to: SessionID(id)) }
         var events = watcher.events.makeAsyncIterator()
         for _ in 0..<3 { api.fireTimers(after: 200) }
         _ = await events.next()
@@ -63,7 +63,7 @@ struct AutoAdvanceAPITests {
         #expect(rewind?.move?.keyframes?.map(\.index) == [0] && rewind?.snapshot.version == 4)
         let reply = await api.send("GET", "/v1/sessions/\(id)")
         #expect(reply["autoAdvance"]?["dueAt"]?.numberValue == Double(Self.t0 + 800))
-        shard.immediately { $0.unsubscribe(watcher.token, from: SessionID(id)) }
+        shard.withLock { $0.unsubscribe(watcher.token, from: SessionID(id)) }
     }
 
     @Test("a scroll right after creation pauses by interaction; an end not completed runs it again")
@@ -217,15 +217,15 @@ struct SharedCopyTests {
         let engines = PagerEngines(count: 1, store: store)
         let engine = engines.shards[0]
         var made: [SessionID] = []
-        for _ in 0..<3 { made.append(try await EngineStoreTests.created(engines, store)) }
+        for _ in 0..<3 { made.append(try await HandStore.created(engines, store)) }
         let ids = made
-        let watcher = try engine.immediately { try $0.subscribe(to: ids[0]) }
-        _ = try engine.immediately { try $0.apply(.next, to: ids[1]) }  // in flight: kept
-        #expect(engine.immediately { $0.dropUnwatchedCopies() } == 1)
-        #expect(engine.immediately { $0.holds(ids[0]) && $0.holds(ids[1]) && !$0.holds(ids[2]) })
+        let watcher = try engine.withLock { try $0.subscribe(to: ids[0]) }
+        _ = try engine.withLock { try $0.apply(.next, to: ids[1]) }  // in flight: kept
+        #expect(engine.withLock { $0.dropUnwatchedCopies() } == 1)
+        #expect(engine.withLock { $0.holds(ids[0]) && $0.holds(ids[1]) && !$0.holds(ids[2]) })
         #expect(engines.sessionCount == 2)
         store.answerAll()
-        #expect(engine.immediately { $0.dropUnwatchedCopies() } == 1)
-        engine.immediately { $0.unsubscribe(watcher.token, from: ids[0]) }
+        #expect(engine.withLock { $0.dropUnwatchedCopies() } == 1)
+        engine.withLock { $0.unsubscribe(watcher.token, from: ids[0]) }
     }
 }

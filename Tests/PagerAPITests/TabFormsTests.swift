@@ -148,7 +148,7 @@ struct TabFormsTests {
             let path = step % 4 == 3 ? "/v1/sessions/\(id)/previous" : "/v1/sessions/\(id)/next"
             let answer = await api.send("POST", path)
             #expect(answer.status == 200)
-            let snapshot = try shard.immediately { try $0.snapshot(of: SessionID(id)) }
+            let snapshot = try shard.withLock { try $0.snapshot(of: SessionID(id)) }
             var fresh = try #require(JSONParser.parse(StateDocument.encode(snapshot)).objectValue)
             var answered = try #require(answer.json.objectValue)
             // The answer adds what the command reported.

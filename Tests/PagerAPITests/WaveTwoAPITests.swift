@@ -118,7 +118,7 @@ struct WaveTwoAPITests {
         let id = try await api.create(#"{"template": "piggybank", "rubberBand": {"style": "linear"}}"#)
         _ = await api.send("POST", "/v1/sessions/\(id)/pages", json: #"{"from": "travel"}"#)
         let shard = api.engine.shard(for: SessionID(id))
-        let subscription = try shard.immediately { try $0.subscribe(to: SessionID(id)) }
+        let subscription = try shard.withLock { try $0.subscribe(to: SessionID(id)) }
         var events = subscription.events.makeAsyncIterator()
         var reply = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
         #expect(reply["overscroll"] == ["edge": "end", "progress": 0.3] && reply["edge"] == "end")
@@ -134,7 +134,7 @@ struct WaveTwoAPITests {
         #expect(reply["actionRequested"]?["id"] == "add-bottle" && reply["version"] == 4)
         let again = await events.next()
         #expect(again?.kind == .actionRequested && again?.snapshot.version == 4)
-        shard.immediately { $0.unsubscribe(subscription.token, from: SessionID(id)) }
+        shard.withLock { $0.unsubscribe(subscription.token, from: SessionID(id)) }
     }
 
     @Test("rubber band and indicator settings: defaults reported by PATCH merges, bad values name their path")

@@ -14,8 +14,16 @@ public struct EchoResponder: HTTPResponder {
         self.streams = streams
     }
 
-    public func respond(to request: Request) async -> Response {
-        if delay > .zero { try? await Task.sleep(for: delay) }
+    /// Answers now, or later after `delay` when one is set.
+    public func respond(to request: Request) -> Reply {
+        guard delay > .zero else { return .now(answer(request)) }
+        return .later {
+            try? await Task.sleep(for: delay)
+            return answer(request)
+        }
+    }
+
+    private func answer(_ request: Request) -> Response {
         if streams, request.path == "/stream" {
             let stream = HTTPResponseStream()
             let count = Int(request.queryValue("count") ?? "3") ?? 3
@@ -78,6 +86,7 @@ public func withTestServer<T>(
 /// Expects `server` to have no request in flight within ten seconds. A client can read a
 /// response before libmicrohttpd's completion callback, which ends the request, has run.
 public func waitUntilIdle(_ server: HTTPServer, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<2000 where server.liveRequestCount != 0 { try await Task.sleep(for: .milliseconds(5)) }
-    #expect(server.liveRequestCount == 0, sourceLocation: sourceLocation)
+    await waitUntil("the server has no request in flight", sourceLocation: sourceLocation) {
+        server.liveRequestCount == 0
+    }
 }

@@ -1,6 +1,7 @@
-import MicroHTTP
+import Locking
+public import PagerSessions
 
-/// A clock tests move by hand; conforms to the engine's clock protocol in the API tests.
+/// A time tests move by hand.
 public final class ManualTime: Sendable {
     private let seconds = Locked(0.0)
 
@@ -11,4 +12,15 @@ public final class ManualTime: Sendable {
 
     /// Moves time forward.
     public func advance(by delta: Double) { seconds.withLock { $0 += delta } }
+}
+
+/// The engine's clock reading a ``ManualTime``.
+public struct TestClock: EngineClock {
+    /// The time it reads.
+    public let time: ManualTime
+
+    /// A clock reading `time`.
+    public init(time: ManualTime) { self.time = time }
+
+    public func now() -> Double { time.now }
 }

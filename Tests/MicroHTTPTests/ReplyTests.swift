@@ -5,30 +5,30 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Answers `/now` at once and everything else awaited, counting which way each request went.
+/// Answers `/now` now and everything else later, counting which way each request went.
 private final class SplitResponder: HTTPResponder {
     let immediate = Atomic<Int>(0)
     let awaited = Atomic<Int>(0)
 
-    func respondImmediately(to request: Request) -> Response? {
-        guard request.path == "/now" else { return nil }
+    func respond(to request: Request) -> Reply {
+        guard request.path == "/now" else {
+            return .later { [self] in
+                awaited.add(1, ordering: .relaxed)
+                try? await Task.sleep(for: .milliseconds(2))
+                return Response(status: .accepted, body: Array("later".utf8))
+            }
+        }
         immediate.add(1, ordering: .relaxed)
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain"], body: Array("now \(request.body.count)".utf8))
-    }
-
-    func respond(to request: Request) async -> Response {
-        awaited.add(1, ordering: .relaxed)
-        try? await Task.sleep(for: .milliseconds(2))
-        return Response(status: .accepted, body: Array("later".utf8))
+        return .now(
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: Array("now \(request.body.count)".utf8)))
     }
 
     func response(for refusal: HTTPRefusal) -> Response { Response(status: 400) }
 }
 
-@Suite("Responders that answer at once", .runsAlone)
-struct ImmediateResponderTests {
-    @Test("a request answered at once never reaches respond; the others are awaited, on one kept-alive connection")
+@Suite("Replies now and later", .runsAlone)
+struct ReplyTests {
+    @Test("answers made now and work done later are both delivered, in order, on one kept-alive connection")
     func bothWays() async throws {
         let responder = SplitResponder()
         try await withTestServer(responder: responder) { server in

@@ -16,7 +16,7 @@ struct EngineShardTests {
         for _ in 0..<400 {
             let id = try engines.create(Self.onePage).id
             let shard = engines.shard(for: id)
-            #expect(shard.immediately { $0.holds(id) })
+            #expect(shard.withLock { $0.holds(id) })
             perShard[engines.shards.firstIndex { $0 === shard }!] += 1
         }
         #expect(perShard.allSatisfy { $0 > 50 })
@@ -56,7 +56,7 @@ struct EngineShardTests {
             let address = index < 5 ? "10.0.0.1" : "10.0.0.\(index)"
             do {
                 held.append(
-                    try engines.shard(for: id).immediately { engine throws(EngineError) in
+                    try engines.shard(for: id).withLock { engine throws(EngineError) in
                         try engine.subscribe(to: id, from: address)
                     })
             } catch {
@@ -81,7 +81,7 @@ struct EngineShardTests {
             for id in ids {
                 group.addTask {
                     (0..<500).map { step in
-                        (try? engines.shard(for: id).immediately { engine throws(EngineError) in
+                        (try? engines.shard(for: id).withLock { engine throws(EngineError) in
                             try engine.apply(.scroll(.progress(step % 2 == 0 ? 0.5 : 0.25)), to: id).snapshot.version
                         }) ?? -1
                     }

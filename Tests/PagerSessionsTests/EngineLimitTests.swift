@@ -197,8 +197,8 @@ struct EngineLimitTests {
     func isolationIsNotInherited() async throws {
         let engine = Self.engine(EngineLimits())
         let id = try await engine.create(Self.onePage).id
-        let inner = engine.immediately { _ in
-            Task { engine.immediately { engine in (try? engine.snapshot(of: id))?.version ?? -1 } }
+        let inner = engine.withLock { _ in
+            Task { engine.withLock { engine in (try? engine.snapshot(of: id))?.version ?? -1 } }
         }
         #expect(await inner.value == 1)
     }

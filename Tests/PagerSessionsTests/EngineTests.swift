@@ -22,7 +22,7 @@ struct EngineTests {
     @Test("subscribers see every change in order with its kind, then deleted")
     func changeFeed() async throws {
         let engine = PagerEngine()
-        let created = try await engine.create(APITester.definition(template: "media"))
+        let created = try await engine.create(Definitions.media)
         let subscription = try await engine.subscribe(to: created.id)
         let snapshot = subscription.snapshot, events = subscription.events
         #expect(snapshot.version == 1)
@@ -55,7 +55,7 @@ struct EngineTests {
     @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once", .runsAlone)
     func concurrentCommands() async throws {
         let engine = PagerEngine()
-        let id = try await engine.create(APITester.definition(template: "mall")).id
+        let id = try await engine.create(Definitions.mall).id
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<16 {
                 group.addTask {
@@ -71,11 +71,11 @@ struct EngineTests {
     }
 
     @Test(
-        "immediate and awaited commands exclude each other: 8 threads × 100 immediate and 8 tasks × 100 awaited give versions 2…1601 each once",
+        "synchronous and awaited entries exclude each other: 8 threads × 100 withLock and 8 tasks × 100 awaited give versions 2…1601 each once",
         .runsAlone)
-    func immediateAndAwaitedCommands() async throws {
+    func synchronousAndAwaitedCommands() async throws {
         let engine = PagerEngine()
-        let id = try await engine.create(APITester.definition(template: "mall")).id
+        let id = try await engine.create(Definitions.mall).id
         let versions = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -86,9 +86,9 @@ struct EngineTests {
             }
             // Plain threads, as the HTTP server's are, entering the engine synchronously.
             let threads = (0..<8).map { _ in
-                ImmediateCaller {
+                ThreadCaller {
                     (0..<100).map { _ in
-                        (try? engine.immediately { engine throws(EngineError) in try engine.apply(.next, to: id) })?
+                        (try? engine.withLock { engine throws(EngineError) in try engine.apply(.next, to: id) })?
                             .snapshot.version ?? -1
                     }
                 }
@@ -98,14 +98,14 @@ struct EngineTests {
             return try await group.reduce(into: all) { $0 += $1 }
         }
         #expect(versions.sorted() == Array(2...1601))
-        let current = engine.immediately { engine in (try? engine.snapshot(of: id))?.version }
+        let current = engine.withLock { engine in (try? engine.snapshot(of: id))?.version }
         #expect(current == 1601)
         #expect(try await engine.snapshot(of: id).pager.index == 1600 % 3)
     }
 }
 
 /// Runs `work` on a new thread outside Swift concurrency and hands its result to a task.
-private final class ImmediateCaller: Sendable {
+private final class ThreadCaller: Sendable {
     private let result = AsyncStream<[Int]>.makeStream()
 
     init(_ work: @escaping @Sendable () -> [Int]) {

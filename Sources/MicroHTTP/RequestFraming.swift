@@ -1,0 +1,49 @@
+import HTTPTypes
+
+/// Checks the framing headers of a request before any of its body is read.
+enum RequestFraming {
+    /// The refusal a request's headers call for, or nil when its framing is sound.
+    static func refusal(for headers: HTTPFields, maxBodyBytes: Int) -> HTTPRefusal? {
+        // One pass over the fields, keeping the first of each and a count, with no lists made.
+        var lengthCount = 0
+        var encodingCount = 0
+        var length: String?
+        var encoding: String?
+        for field in headers {
+            if field.name == .contentLength {
+                lengthCount += 1
+                if length == nil { length = field.value }
+            } else if field.name == .transferEncoding {
+                encodingCount += 1
+                if encoding == nil { encoding = field.value }
+            }
+        }
+        if lengthCount > 0 && encodingCount > 0 {
+            return .ambiguousFraming(reason: "Content-Length and Transfer-Encoding were both sent")
+        }
+        if lengthCount > 1 {
+            return .ambiguousFraming(reason: "Content-Length was sent more than once")
+        }
+        if encodingCount > 1 {
+            return .ambiguousFraming(reason: "Transfer-Encoding was sent more than once")
+        }
+        if let encoding {
+            let coding = encoding.trimmingASCIISpaces()
+            guard coding.lowercased() == "chunked" else {
+                return .ambiguousFraming(reason: "Transfer-Encoding '\(coding)' is not supported; only chunked is")
+            }
+            return .lengthRequired
+        }
+        if let length {
+            let digits = length.trimmingASCIISpaces()
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return .ambiguousFraming(reason: "Content-Length '\(digits)' is not a decimal number")
+            }
+            // A length too large for Int is certainly over the cap.
+            if Int(digits).map({ $0 > maxBodyBytes }) ?? true {
+                return .bodyTooLarge(limit: maxBodyBytes)
+            }
+        }
+        return nil
+    }
+}

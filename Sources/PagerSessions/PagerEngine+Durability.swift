@@ -1,0 +1,94 @@
+import PagerModel
+
+extension PagerEngine {
+    // MARK: - Durability
+
+    /// Submits a session's new state; the returned commit resolves after the engine has settled
+    /// it. `event` is published when it is durable (nil for a creation).
+    func submitSave(
+        _ id: SessionID, _ pager: Pager, event: SessionEvent?, lastUsed: Double, positionOnly: Bool
+    ) throws(EngineError) -> Commit {
+        try submit(
+            .save(id, pager, lastUsed: wallOrigin + lastUsed, positionOnly: positionOnly),
+            announcing: event.map { ChangeAnnouncement(kind: $0.kind, cause: $0.cause) }
+        ) { engine, error in
+            engine.settle(id, pager, event: event, error: error)
+        }
+    }
+
+    /// Submits `change`; when the store answers, `settle` runs on the engine, and then the
+    /// returned commit resolves, so the waiting request sees the settled state.
+    func submit(
+        _ change: SessionChange, announcing announcement: ChangeAnnouncement? = nil,
+        settle: @escaping @Sendable (isolated PagerEngine, StoreError?) -> Void
+    ) throws(EngineError) -> Commit {
+        guard let store else { preconditionFailure("a change submitted without a store") }
+        let commit = Commit()
+        do {
+            try store.submit(change, announcing: announcement) { [self] error in
+                withLock { engine in settle(engine, error) }
+                commit.resolve(error)
+            }
+        } catch {
+            throw .storageUnavailable(reason: error.reason)
+        }
+        return commit
+    }
+
+    /// The store's answer for a saved state: durable, it becomes what reads and subscribers see;
+    /// failed, the session returns to its durable state (a creation that failed is forgotten).
+    /// The store fails every change after a failed one, so nothing built on it survives.
+    func settle(_ id: SessionID, _ pager: Pager, event: SessionEvent?, error: StoreError?) {
+        guard let session = sessions[id] else { return }
+        session.inFlight -= 1
+        if let error, error.conflict { return refresh(session, to: error.current) }
+        guard error == nil else { return rollBack(session) }
+        // Only a newer version is shown and published: a shared store's notifications may have
+        // brought later versions from elsewhere first.
+        guard (session.durable?.version ?? 0) < pager.version else { return }
+        session.durable = pager
+        if let event { publish(event, to: session) }
+    }
+
+    /// After a change lost to another process's: the session takes the stored state (`current`;
+    /// nil when the session is gone elsewhere), announced to its subscribers when it is newer
+    /// than what they saw.
+    func refresh(_ session: Session, to current: Pager?) {
+        guard let current else {
+            remove(session.id)
+            return
+        }
+        if current.version > (session.durable?.version ?? 0) {
+            session.durable = current
+            publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: current)), to: session)
+        }
+        rollBack(session)
+    }
+
+    /// The store's answer for a delete: durable, the session goes; failed, it stays.
+    func settleDelete(_ id: SessionID, error: StoreError?) {
+        guard let session = sessions[id] else { return }
+        session.inFlight -= 1
+        session.deleting = false
+        if let error, error.conflict { return refresh(session, to: error.current) }
+        if error == nil { remove(id) } else { rollBack(session) }
+    }
+
+    func rollBack(_ session: Session) {
+        guard let durable = session.durable else {
+            remove(session.id, announce: false)
+            return
+        }
+        guard session.pager != durable else { return }
+        replaceHead(of: session, with: durable)
+    }
+
+    /// Makes `pager` the session's newest state, keeping the byte accounts in step.
+    func replaceHead(of session: Session, with pager: Pager) {
+        // A release of a negative amount adds it.
+        EngineAccounts.release(accounts.storedBytes, session.pager.storedBytes - pager.storedBytes)
+        session.pager = pager
+        schedule(session)
+    }
+
+}

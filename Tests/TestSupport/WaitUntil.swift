@@ -1,0 +1,20 @@
+public import Testing
+
+/// Waits until `condition` holds, checking it every 5 ms for up to `timeout`, and returns whether
+/// it did. A condition that never holds is recorded as a test issue naming `what`, so a test
+/// that waits in vain fails where it waited rather than later, on a value that was never ready.
+@discardableResult
+public func waitUntil(
+    _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out after \(timeout) waiting until \(what)", sourceLocation: sourceLocation)
+            return false
+        }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+}
