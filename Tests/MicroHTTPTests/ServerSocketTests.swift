@@ -186,7 +186,7 @@ struct ServerSocketTests {
         }
         // Stop only once all 20 are inside the server (each waits 1.5 s in the responder, long
         // enough for all to arrive even under a sanitizer).
-        for _ in 0..<2000 where server.liveRequestCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("20 requests are in flight") { server.liveRequestCount >= 20 }
         #expect(server.liveRequestCount == 20)
         // A grace far longer than the responder's delay: what is checked is that the stop waits.
         await server.stop(gracePeriod: .seconds(60))
@@ -234,7 +234,7 @@ struct ServerSocketTests {
                 return (text, ended)
             }
         }
-        for _ in 0..<2000 where !received.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("the request was received") { received.load(ordering: .acquiring) }
         #expect(server.liveRequestCount == 1)
         await server.stop()
         let (text, ended) = try await reader.value

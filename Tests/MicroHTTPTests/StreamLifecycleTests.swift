@@ -26,7 +26,7 @@ private final class StreamKeeper: HTTPResponder {
         case "/slow":
             return .later { [self] in
                 slowArrived.withLock { $0 = true }
-                for _ in 0..<2000 where !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+                await waitUntil("the test releases the slow request") { released.withLock({ $0 }) }
                 return Response(status: .ok, body: Array("slow".utf8))
             }
         default:
@@ -56,7 +56,7 @@ struct StreamLifecycleTests {
                 }  // the connection closes here
                 let stream = try #require(keeper.streams.withLock { $0.last })
                 // No write and no heartbeat: only watching the socket can notice the hang-up.
-                for _ in 0..<2000 where !stream.isClosed { try await Task.sleep(for: .milliseconds(5)) }
+                await waitUntil("the stream is closed") { stream.isClosed }
                 #expect(stream.isClosed, "round \(round)")
             }
             try await waitUntilIdle(server)
@@ -72,10 +72,10 @@ struct StreamLifecycleTests {
         try server.start()
         let connection = try RawHTTPConnection(port: server.port)
         try connection.send("POST /plain HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhalf-")
-        for _ in 0..<2000 where server.liveRequestCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("a request is in flight") { server.liveRequestCount > 0 }
         let started = ContinuousClock.now
         let stopping = Task { await server.stop(gracePeriod: .seconds(60)) }
-        for _ in 0..<2000 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("the server is stopping") { server.isStopping }
         // The stop waits for the body: had it not, this would be answered 503 once the grace ended.
         try await Task.sleep(for: .milliseconds(300))
         try connection.send("done!")
@@ -100,9 +100,9 @@ struct StreamLifecycleTests {
             // A slow request keeps the stop in its grace period while the kept-alive client asks.
             let slow = Task { try await onThread { try RawHTTPConnection(port: port).request("GET", "/slow") } }
             // Wait for the slow request itself (the kept-alive one may still count as live).
-            for _ in 0..<2000 where !keeper.slowArrived.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            await waitUntil("the slow request arrived") { keeper.slowArrived.withLock({ $0 }) }
             let stopping = Task { await server.stop(gracePeriod: .seconds(60)) }
-            for _ in 0..<2000 where !server.isStopping { try await Task.sleep(for: .milliseconds(5)) }
+            await waitUntil("the server is stopping") { server.isStopping }
             let refused = try await onThread { try kept.request("GET", "/open") }
             #expect(refused.status == 503 && refused.headers["Connection"]?.lowercased() == "close")
             keeper.release()

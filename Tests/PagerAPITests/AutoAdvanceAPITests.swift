@@ -7,7 +7,7 @@ import Testing
 
 /// SPEC §5.10 over the API in-process: the setting, the state member, the control endpoint and
 /// ticks published to watchers, with the engine's clock moved by hand.
-@Suite("Wave 2: auto-advance over the API")
+@Suite("Auto-advance over the API")
 struct AutoAdvanceAPITests {
     static let t0 = APITester.wallOrigin
 

@@ -60,10 +60,10 @@ struct EventStreamTests {
         }
         let initial = stream.bufferedByteCount
         #expect(await api.send("POST", "/v1/sessions/\(id)/next").status == 200)
-        for _ in 0..<2000 where stream.bufferedByteCount == initial { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("the stream has more bytes") { stream.bufferedByteCount != initial }
         #expect(stream.bufferedByteCount > initial)
         #expect(await api.send("DELETE", "/v1/sessions/\(id)").status == 204)
-        for _ in 0..<2000 where api.engine.sessionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("the session is gone") { api.engine.sessionCount == 0 }
         #expect(api.engine.subscriberTotal == 0)
         stream.close()  // as the server does once the finished stream is sent
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// SPEC §5.9 with the spec's example and hand-worked placeholders, platform actions and
 /// announcements.
-@Suite("Wave 2: accessibility descriptors and announcements")
+@Suite("Accessibility descriptors and announcements")
 struct AccessibilityTests {
     static func media(_ configure: (inout PagerSettings) -> Void = { _ in }) throws -> Pager {
         try Pager(

@@ -4,7 +4,7 @@ import Testing
 /// SPEC §5.10's state machine on the pure model: every transition between running, paused (by
 /// interaction or by control) and halted, with times given to each command as the engine's clock
 /// would give them.
-@Suite("Wave 2: auto-advance")
+@Suite("Auto-advance")
 struct AutoAdvanceTests {
     /// The creation time of every pager here, in wall-clock milliseconds.
     static let t0: Int64 = 1_700_000_000_000

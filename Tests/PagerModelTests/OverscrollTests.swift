@@ -3,7 +3,7 @@ import Testing
 
 /// SPEC §5.3 (overscroll and the trailing action on release) and §5.4 (indicator tracking), with
 /// the spec's worked numbers and hand-worked ones.
-@Suite("Wave 2: overscroll, release, tracking")
+@Suite("Overscroll, release, tracking")
 struct OverscrollTests {
     /// `media` at index 2 with a rubber band and an indicator overscroll style.
     static func mediaAtEnd(

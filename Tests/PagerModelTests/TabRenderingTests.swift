@@ -3,7 +3,7 @@ import Testing
 
 /// SPEC §5.8 (highlight, title colours and scales, fade, progressive) and §5.11 (visibility), with
 /// the spec's numbers and hand-worked ones.
-@Suite("Wave 2: tab rendering and visibility")
+@Suite("Tab rendering and visibility")
 struct TabRenderingTests {
     static func media(_ configure: (inout PagerSettings) -> Void = { _ in }) throws -> Pager {
         try makePager(3, configure: configure)

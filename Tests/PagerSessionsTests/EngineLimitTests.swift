@@ -132,7 +132,7 @@ struct EngineLimitTests {
         // The stream's termination reaches the engine through a task.
         // `watchedSessions` is read on the engine, so it is seen empty only once `unsubscribe` has
         // finished (the nonisolated subscriber count drops midway through it).
-        for _ in 0..<2000 where await !engine.watchedSessions.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil("no session is watched") { await engine.watchedSessions.isEmpty }
         #expect(await engine.watchedSessions.isEmpty)
         #expect(engine.subscriberTotal == 0)
         time.advance(by: 99)

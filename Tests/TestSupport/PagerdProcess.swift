@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// The built `pagerd` executable, started as a child process for tests.
 public final class PagerdProcess: @unchecked Sendable {
@@ -90,11 +91,9 @@ public final class PagerdProcess: @unchecked Sendable {
     }
 }
 
-private final class LockedBuffer: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var data = Data()
+private struct LockedBuffer: Sendable {
+    private let data = Locked(Data())
 
-    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }

@@ -3,8 +3,8 @@ import PropertyBased
 import Testing
 
 /// SPEC §5 invariants under random command sequences and jumps.
-@Suite("Wave 2 invariants under random commands")
-struct WaveTwoPropertyTests {
+@Suite("Mirroring, scrolls and jumps under random commands")
+struct MirrorAndJumpPropertyTests {
     static let codes = Gen.int(in: 0...100_000).array(of: 1...40)
 
     /// The same pager in both directions, with a rubber band so overscrolls happen.

@@ -2,8 +2,8 @@ import PagerModel
 import Testing
 
 /// SPEC §5.1, §5.2, §5.5, §5.6 and §5.7 with the spec's worked numbers and hand-worked ones.
-@Suite("Wave 2 geometry: right to left, vertical, jump animation, swipe lock, insert then select")
-struct WaveTwoGeometryTests {
+@Suite("Right to left, vertical, jump animation, swipe lock, insert then select")
+struct DirectionJumpLockTests {
     /// `media`: three fixed tabs in a bounded pager, W = 390.
     static func media(_ configure: (inout PagerSettings) -> Void = { _ in }, initial: Int = 0) throws -> Pager {
         try makePager(3, initial: initial, configure: configure)

@@ -4,8 +4,10 @@ import Testing
 
 /// SPEC §5.0–§5.2 and §5.5–§5.7 through the HTTP face: the new settings at create, in PATCH and in
 /// templates, the new members of the state document, and every new error with its field.
-@Suite("Wave 2 over HTTP: layoutDirection, orientation, swipe, animation, then")
-struct WaveTwoAPITests {
+@Suite(
+    "Layout direction, orientation, swipe lock, jump animation, overscroll, tab rendering, icons and accessibility over HTTP"
+)
+struct PresentationAPITests {
     @Test("defaults: the new members are present with their default values, and nothing else changes")
     func defaults() async throws {
         let api = try APITester()
