@@ -95,7 +95,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
-        .testTarget(name: "PagerAppTests", dependencies: ["PagerApp", "TestSupport"]),
+        .testTarget(
+            name: "PagerAppTests",
+            dependencies: ["PagerApp", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),
     ]

@@ -36,6 +36,12 @@ static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
+/* MHD_set_response_options is variadic: flags only, no options. */
+static inline enum MHD_Result CMicroHTTPD_set_response_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags)
+{
+    return MHD_set_response_options(response, flags, MHD_RO_END);
+}
+
 /* The connection's client socket. The server only polls it, to notice a client that left while
  * its connection is suspended; libmicrohttpd owns it and closes it. */
 static inline int CMicroHTTPD_connection_fd(struct MHD_Connection *connection)

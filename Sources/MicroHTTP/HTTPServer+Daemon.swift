@@ -199,9 +199,7 @@ extension HTTPServer {
                 method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/",
                 connection: ConnectionHandle(pointer: connection))
             var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
-            if let name = Self.copyHeaderFields(of: connection, into: &context.headers) {
-                malformed = "the header name '\(name)' is not a token"
-            }
+            if let reason = Self.copyHeaderFields(of: connection, into: &context.headers) { malformed = reason }
             context.query = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
             context.peer = Self.clientAddress(of: connection)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -288,6 +286,16 @@ extension HTTPServer {
                 MHD_create_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
+        case .stream(let stream) where context.method == .head:
+            // The headers only. libmicrohttpd sends a body of unknown length chunked, and then
+            // writes the last chunk even for HEAD; in HTTP/1.0-compatible mode it uses no
+            // chunking and closes the connection after the answer, so nothing follows the headers.
+            stream.close()
+            created = MHD_create_response_from_callback(UInt64.max, 4096, Self.endReader, nil, nil)
+            if let created {
+                // MHD_RF_HTTP_1_0_COMPATIBLE_STRICT (the enum's members are not imported by name).
+                _ = CMicroHTTPD_set_response_flags(created, MHD_ResponseFlags(rawValue: 1))
+            }
         case .stream(let stream):
             let binding = StreamBinding(
                 stream: stream, connection: context.connection,
@@ -336,6 +344,9 @@ extension HTTPServer {
         }
     }
 
+    /// A body that ends at once.
+    private static let endReader: MHD_ContentReaderCallback = { _, _, _, _ in -1 }  // END_OF_STREAM
+
     private static let streamFree: MHD_ContentReaderFreeCallback = { cls in
         guard let cls else { return }
         let binding = Unmanaged<StreamBinding>.fromOpaque(cls).takeRetainedValue()
@@ -348,37 +359,43 @@ extension HTTPServer {
         return PeerAddress(UnsafeRawPointer(address))
     }
 
-    /// Appends the request's header fields to `fields`; returns the last name that is not a
-    /// token (that field is left out), or nil when every name is one.
+    /// Appends the request's header fields to `fields`; returns why one is malformed (a name that
+    /// is not a token, or a name or value holding a NUL byte: that field is left out), or nil.
     private static func copyHeaderFields(of connection: OpaquePointer, into fields: inout HTTPFields) -> String? {
         struct Copy {
             var fields: HTTPFields
-            var badName: String?
+            var malformed: String?
         }
         // Counted first (a walk of a short list, with no callback), so the fields grow once.
         let count = Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil))
         guard count > 0 else { return nil }
-        var copy = Copy(fields: fields, badName: nil)
+        var copy = Copy(fields: fields, malformed: nil)
         fields = HTTPFields()
         copy.fields.reserveCapacity(copy.fields.count + count)
         withUnsafeMutablePointer(to: &copy) { pointer in
-            _ = MHD_get_connection_values(
+            // The lengths libmicrohttpd reports include what follows a NUL byte, which a C string
+            // would cut off.
+            _ = MHD_get_connection_values_n(
                 connection, .HEADER_KIND,
-                { cls, _, key, value in
+                { cls, _, key, keySize, value, valueSize in
                     guard let cls, let key else { return .YES }
                     let copy = cls.assumingMemoryBound(to: Copy.self)
                     let name = String(cString: key)
+                    guard strlen(key) == keySize, value.map({ strlen($0) == valueSize }) ?? true else {
+                        copy.pointee.malformed = "the header '\(name)' holds a NUL byte"
+                        return .YES
+                    }
                     if let fieldName = HTTPField.Name(name) {
                         copy.pointee.fields.append(
                             HTTPField(name: fieldName, value: value.map { String(cString: $0) } ?? ""))
                     } else {
-                        copy.pointee.badName = name
+                        copy.pointee.malformed = "the header name '\(name)' is not a token"
                     }
                     return .YES
                 }, pointer)
         }
         fields = copy.fields
-        return copy.badName
+        return copy.malformed
     }
 
     /// Copies the header or query values of a connection into Swift strings.

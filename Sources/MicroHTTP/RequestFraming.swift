@@ -1,12 +1,13 @@
 import HTTPTypes
 
-/// Checks the framing headers of a request before any of its body is read.
+/// Checks the framing headers of a request (and its `Host`) before any of its body is read.
 enum RequestFraming {
     /// The refusal a request's headers call for, or nil when its framing is sound.
     static func refusal(for headers: HTTPFields, maxBodyBytes: Int) -> HTTPRefusal? {
         // One pass over the fields, keeping the first of each and a count, with no lists made.
         var lengthCount = 0
         var encodingCount = 0
+        var hostCount = 0
         var length: String?
         var encoding: String?
         for field in headers {
@@ -16,7 +17,14 @@ enum RequestFraming {
             } else if field.name == .transferEncoding {
                 encodingCount += 1
                 if encoding == nil { encoding = field.value }
+            } else if field.name == Self.host {
+                hostCount += 1
+            } else if let folded = foldedFramingName(field.name) {
+                return .ambiguousFraming(reason: "a folded \(folded) line was sent")
             }
+        }
+        if hostCount > 1 {
+            return .malformed(reason: "Host was sent more than once")
         }
         if lengthCount > 0 && encodingCount > 0 {
             return .ambiguousFraming(reason: "Content-Length and Transfer-Encoding were both sent")
@@ -43,6 +51,22 @@ enum RequestFraming {
             if Int(digits).map({ $0 > maxBodyBytes }) ?? true {
                 return .bodyTooLarge(limit: maxBodyBytes)
             }
+        }
+        return nil
+    }
+
+    /// `Host` (swift-http-types makes it the request's authority, so it has no static name).
+    private static let host = HTTPField.Name("Host")!
+
+    /// The framing field a name stands for when it is one continued by a folded line (obs-fold):
+    /// libmicrohttpd joins a line that starts with a space onto the one before, so
+    /// `Transfer-Encoding:` folded onto ` chunked` arrives as a field named
+    /// `Transfer-Encodingchunked`. A framing field that another parser might read differently is
+    /// refused as ambiguous.
+    private static func foldedFramingName(_ name: HTTPField.Name) -> String? {
+        let canonical = name.canonicalName
+        for framing in ["transfer-encoding", "content-length"] where canonical.hasPrefix(framing) {
+            return framing == "content-length" ? "Content-Length" : "Transfer-Encoding"
         }
         return nil
     }

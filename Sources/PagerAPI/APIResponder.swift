@@ -117,6 +117,20 @@ public struct APIResponder: HTTPResponder {
         return authorizationFailure(request)?.response
     }
 
+    /// The answer to a change asked by a page whose origin is not allowed: browsers send a form's
+    /// POST across sites without asking first (no preflight), so a request that changes state
+    /// and names its `Origin` must name an allowed one. Requests without `Origin` (not from a
+    /// browser's page, or same-origin GETs) are not affected.
+    private func originRefusal(_ request: Request) -> Response? {
+        guard request.method != .get, request.method != .head, let origin = request.headers.value(of: .origin),
+            cors.allowOrigin(for: origin) == nil
+        else { return nil }
+        return APIError(
+            status: 403, code: "forbidden",
+            detail: "A page from '\(origin)' may not change sessions: that origin is not in corsOrigins."
+        ).response
+    }
+
     /// The method a request is routed by: HEAD as GET.
     private static func routed(_ method: HTTPRequest.Method) -> HTTPRequest.Method { method == .head ? .get : method }
 
@@ -129,7 +143,9 @@ public struct APIResponder: HTTPResponder {
         }
         switch router.match(method: method, path: request.path) {
         case .found(let route, let parameters):
-            if let refusal = authorizationRefusal(for: route.pattern, request) { return (.now(refusal), route.pattern) }
+            if let refusal = authorizationRefusal(for: route.pattern, request) ?? originRefusal(request) {
+                return (.now(refusal), route.pattern)
+            }
             do {
                 return (try route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
             } catch {

@@ -6,10 +6,19 @@ import PagerSessions
 
 extension Request {
     /// The JSON object body, or nil when there is no body. A body must be labelled
-    /// `application/json` (or a `+json` type), parse, and be an object.
+    /// `application/json` (or a `+json` type), parse, and be an object. A request without a body
+    /// that declares another media type is refused too: that is what a cross-site form sends,
+    /// with no preflight, so it must not move a pager.
     func jsonObject() throws(APIError) -> JSONObject? {
-        guard !body.isEmpty else { return nil }
         let contentType = headers.value(of: .contentType) ?? ""
+        guard !body.isEmpty else {
+            guard contentType.isEmpty || Self.isJSONMediaType(contentType) else {
+                throw APIError(
+                    status: 415, code: "unsupported_media_type",
+                    detail: "Content-Type '\(contentType)' is not accepted; send no body, or application/json.")
+            }
+            return nil
+        }
         guard Self.isJSONMediaType(contentType) else {
             throw APIError(
                 status: 415, code: "unsupported_media_type",
@@ -78,7 +87,7 @@ extension Request {
     /// The `If-Match` precondition, if the header was sent.
     var versionPrecondition: VersionPrecondition? {
         guard let header = headers.value(of: .ifMatch) else { return nil }
-        return ETag.precondition(from: header)
+        return ETag.precondition(from: header, weak: false)
     }
 }
 

@@ -111,7 +111,7 @@ struct SessionRoutes {
 
     /// The versions the request's If-None-Match names, which it gets a 304 for.
     private static func notModifiedVersions(_ context: RouteContext) -> VersionPrecondition? {
-        context.request.headers.value(of: .ifNoneMatch).map(ETag.precondition(from:))
+        context.request.headers.value(of: .ifNoneMatch).map { ETag.precondition(from: $0, weak: true) }
     }
 
     /// The state document, or 304 when the reader has the version. A document the engine did

@@ -29,7 +29,7 @@ enum PagerdCommand {
             } else {
                 name = String(body)
             }
-            let setting = Setting.all.first { $0.flag == name }
+            let setting = Setting.all.first { $0.hasFlag && $0.flag == name }
             guard name == "config" || setting != nil else {
                 return .exit(code: 2, message: "pagerd: unknown option '--\(name)' (see --help)")
             }
@@ -56,7 +56,11 @@ enum PagerdCommand {
         ]
         for setting in Setting.all {
             let shown = setting.defaultText.isEmpty ? "none" : setting.defaultText
-            lines.append("  --\(setting.flag) (\(setting.environment), default \(shown))")
+            if setting.hasFlag {
+                lines.append("  --\(setting.flag) (\(setting.environment), default \(shown))")
+            } else {
+                lines.append("  \(setting.environment) (no flag; default \(shown))")
+            }
             lines.append("      \(setting.help)")
         }
         return lines.joined(separator: "\n") + "\n"

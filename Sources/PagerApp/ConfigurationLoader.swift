@@ -45,6 +45,15 @@ public struct ConfigurationLoader: Sendable {
         if let password = environment["PAGERD_POSTGRES_PASSWORD"], !password.isEmpty {
             configuration.postgresPassword = password
         }
+        // A secret may also come from a file (a container's mounted secret), named by the
+        // environment; a file's token overrides the other sources.
+        if let path = environment["PAGERD_AUTH_TOKEN_FILE"], !path.isEmpty {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(setting: "authToken", source: path, reason: "the file cannot be read")
+            }
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            configuration.authToken = token.isEmpty ? nil : token
+        }
         try validate(configuration)
         return configuration
     }

@@ -51,3 +51,55 @@ enum LogSetup {
         }
     }
 }
+
+/// libmicrohttpd's own messages, as pagerd logs them.
+///
+/// Some name a request's target. A session's id is a capability where no token is required, and
+/// an event stream's query may carry an access token, so every target is cut to its route
+/// (`/v1/sessions/{id}/…`) and its query dropped before the message is logged. A client that went
+/// away mid-answer is routine (a browser tab closed), so those messages are logged at debug level;
+/// the rest at notice.
+enum LibraryLog {
+    /// The message with every session id and query in it replaced.
+    static func redacted(_ message: String) -> String {
+        var result = ""
+        result.reserveCapacity(message.utf8.count)
+        var rest = Substring(message)
+        let marker = "/v1/sessions/"
+        while let found = rest.range(of: marker) {
+            result += rest[..<found.upperBound]
+            rest = rest[found.upperBound...]
+            let id = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            if !id.isEmpty { result += "{id}" }
+            rest = rest[id.endIndex...]
+        }
+        result += rest
+        // A query runs from `?` to the end of the target: a quote, a space or the end.
+        var cleaned = ""
+        var inQuery = false
+        for character in result {
+            if inQuery {
+                if "'\" \t".contains(character) {
+                    inQuery = false
+                    cleaned.append(character)
+                }
+                continue
+            }
+            if character == "?" {
+                inQuery = true
+                cleaned += "?…"
+                continue
+            }
+            cleaned.append(character)
+        }
+        return cleaned
+    }
+
+    /// The level a message is logged at.
+    static func level(of message: String) -> Logger.Level {
+        let routine = [
+            "Connection socket is closed", "Failed to send", "Connection reset by peer", "Broken pipe",
+        ]
+        return routine.contains { message.contains($0) } ? .debug : .notice
+    }
+}

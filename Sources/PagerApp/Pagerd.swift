@@ -93,7 +93,8 @@ public enum Pagerd {
         let responder = APIResponder(engines: engines, templates: templates, readiness: readiness, options: options)
         let httpLogger = Logger(label: "pagerd.http")
         let server = HTTPServer(configuration: configuration.server, responder: responder, statistics: statistics) {
-            message in httpLogger.notice("libmicrohttpd: \(message)")
+            message in
+            httpLogger.log(level: LibraryLog.level(of: message), "libmicrohttpd: \(LibraryLog.redacted(message))")
         }
         // Started in this order and, on SIGTERM or SIGINT, shut down gracefully in reverse: the
         // server first (it finishes requests and ends streams), then the heartbeat and the sweeper.

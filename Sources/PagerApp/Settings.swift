@@ -33,6 +33,16 @@ struct Setting: Sendable {
     let apply: @Sendable (inout Configuration, Value) -> Void
     /// The value a configuration holds, as it would be written in the environment.
     let render: @Sendable (Configuration) -> String
+    /// Whether it has a command-line flag. A secret has none: a process's arguments are visible
+    /// to every user of the machine (`ps`), its environment and files are not.
+    var hasFlag = true
+
+    /// The same setting without a command-line flag.
+    func withoutFlag() -> Setting {
+        var setting = self
+        setting.hasFlag = false
+        return setting
+    }
 
     /// The environment variable: `PAGERD_` and the key's words in upper case, `PAGERD_PER_IP_CONNECTION_LIMIT`.
     var environment: String { "PAGERD_" + Self.words(of: key).map { $0.uppercased() }.joined(separator: "_") }
@@ -237,7 +247,10 @@ extension Setting {
         .integer("maxContentBytes", \.maxContentBytes, 2...16_777_216, "Bytes of JSON content per page or screen."),
         .integer("maxSessions", \.maxSessions, 1...100_000_000, "Live sessions."),
         .integer("idleTTL", \.idleTTL, 1...31_536_000, "Seconds after which an idle session is evicted."),
-        .optionalText("authToken", \.authToken, "Bearer token required on /v1 routes; empty for none."),
+        .optionalText(
+            "authToken", \.authToken,
+            "Bearer token required on /v1 routes; empty for none. No flag: set it in the file, in PAGERD_AUTH_TOKEN or in a file named by PAGERD_AUTH_TOKEN_FILE."
+        ).withoutFlag(),
         .list("corsOrigins", \.corsOrigins, "Origins allowed by CORS, comma-separated; * for any."),
         .text("templates", \.templatesPath, "Folder of template files."),
         .text("webRoot", \.webRoot, "Folder of the demo web client served at /."),

@@ -69,6 +69,10 @@ struct ServerSocketTests {
             ("Content-Length: 3\r\nContent-Length: 3\r\n", 400),
             ("Transfer-Encoding: gzip\r\n", 400),
             ("Transfer-Encoding: gzip, chunked\r\n", 400),
+            // A framing field folded onto the next line (obs-fold), with a Content-Length beside it.
+            ("Content-Length: 3\r\nTransfer-Encoding:\r\n chunked\r\n", 400),
+            ("Content-Length:\r\n 3\r\n", 400),
+            ("Host: y\r\nContent-Length: 0\r\n", 400),
         ])
     func framingRefusals(headers: String, status: Int) async throws {
         try await withTestServer { server in
@@ -207,6 +211,23 @@ struct ServerSocketTests {
             #expect(response.status == 200)
             #expect(response.headers["Transfer-Encoding"] == "chunked")
             #expect(response.text == "line 0\nline 1\nline 2\nline 3\n")
+            try await waitUntilIdle(server)
+        }
+    }
+
+    @Test("HEAD of a streamed resource sends the headers and not one byte of body")
+    func headOfAStream() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let bytes = try await onThread { () throws -> [UInt8] in
+                let connection = try RawHTTPConnection(port: port)
+                try connection.send("HEAD /stream?count=4 HTTP/1.1\r\nHost: x\r\n\r\n")
+                return try connection.readAll()
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.hasSuffix("\r\n\r\n"), "nothing after the headers: \(text.debugDescription)")
+            #expect(!text.contains("Transfer-Encoding") && !text.contains("Content-Length"))
             try await waitUntilIdle(server)
         }
     }

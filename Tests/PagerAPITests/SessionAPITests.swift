@@ -222,12 +222,21 @@ struct SessionAPITests {
         #expect(await api.send("GET", "/v1/sessions/\(id)")["version"] == 1)
         let garbage = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "abc")])
         #expect(garbage.status == 412)
-        let matched = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "\"0\", W/\"1\"")])
+        // If-Match compares strongly: a weak tag, or the version written another way, is no match.
+        for tag in ["W/\"1\"", "\"01\"", "\"+1\"", "\" 1\"", "\"1.0\""] {
+            let refused = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-Match", tag)])
+            #expect(refused.status == 412 && refused.code == "version_mismatch", "If-Match: \(tag)")
+        }
+        let matched = await api.send(
+            "POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "\"0\", W/\"1\", \"1\"")])
         #expect(matched.status == 200 && matched["version"] == 2)
         let any = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "*")])
         #expect(any["version"] == 3)
         let notModified = await api.send("GET", "/v1/sessions/\(id)", headers: [("If-None-Match", "\"3\"")])
         #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.headers["ETag"] == "\"3\"")
+        // If-None-Match compares weakly.
+        let weakNotModified = await api.send("GET", "/v1/sessions/\(id)", headers: [("If-None-Match", "W/\"3\"")])
+        #expect(weakNotModified.status == 304)
         let modified = await api.send("GET", "/v1/sessions/\(id)", headers: [("If-None-Match", "\"2\"")])
         #expect(modified.status == 200)
         let deleteStale = await api.send("DELETE", "/v1/sessions/\(id)", headers: [("If-Match", "\"1\"")])

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MicroHTTP
 import Testing
 
@@ -145,13 +146,15 @@ struct ConfigurationTests {
         #expect(Set(variables).count == variables.count)
         #expect(Set(flags).count == flags.count)
         #expect(variables.allSatisfy { $0.hasPrefix("PAGERD_") })
-        // The command line offers a flag for every setting.
-        guard case .run(let parsed, _) = PagerdCommand.outcome(for: Setting.all.flatMap { ["--\($0.flag)", "1"] })
+        // The command line offers a flag for every setting but the secrets.
+        let flagged = Setting.all.filter(\.hasFlag)
+        guard case .run(let parsed, _) = PagerdCommand.outcome(for: flagged.flatMap { ["--\($0.flag)", "1"] })
         else {
             Issue.record("every setting's flag should parse")
             return
         }
-        #expect(parsed.keys.sorted() == keys.sorted())
+        #expect(parsed.keys.sorted() == flagged.map(\.key).sorted())
+        #expect(Setting.all.filter { !$0.hasFlag }.map(\.key) == ["authToken"])
     }
 
     @Test("the shipped config/pagerd.json loads: the defaults, on port 8080, with sessions in data/pagerd.db")
@@ -213,12 +216,33 @@ struct SettingsTableTests {
             Issue.record("--help must exit 0")
             return
         }
-        for setting in Setting.all {
+        for setting in Setting.all where setting.hasFlag {
             #expect(text.contains("--\(setting.flag) (\(setting.environment), default "), "\(setting.key)")
         }
         #expect(text.contains("--max-pages (PAGERD_MAX_PAGES, default 1000)"))
         #expect(text.contains("--memory-budget-bytes (PAGERD_MEMORY_BUDGET_BYTES, default 536870912)"))
-        #expect(text.contains("--auth-token (PAGERD_AUTH_TOKEN, default none)"))
+        // A secret has no flag, so that it never shows in a process listing.
+        #expect(text.contains("PAGERD_AUTH_TOKEN (no flag; default none)") && !text.contains("--auth-token"))
+        #expect(
+            PagerdCommand.outcome(for: ["--auth-token", "x"])
+                == .exit(code: 2, message: "pagerd: unknown option '--auth-token' (see --help)"))
+    }
+
+    @Test("the bearer token comes from PAGERD_AUTH_TOKEN_FILE, trimmed; an unreadable file exits 2")
+    func tokenFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-token-\(getpid())").path
+        try "s3cret-token\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let config = try #require(ConfigurationTests.repositoryFile("config/pagerd.json"))
+        let loaded = try ConfigurationLoader(
+            environment: ["PAGERD_CONFIG": config, "PAGERD_AUTH_TOKEN": "other", "PAGERD_AUTH_TOKEN_FILE": path]
+        ).load()
+        #expect(loaded.authToken == "s3cret-token")
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader(
+                environment: ["PAGERD_CONFIG": config, "PAGERD_AUTH_TOKEN_FILE": path + ".missing"]
+            ).load()
+        }
     }
 
     @Test("the README's configuration table lists exactly the settings, with their names and defaults")
@@ -235,9 +259,42 @@ struct SettingsTableTests {
         for setting in Setting.all {
             guard let cells = documented[setting.key] else { continue }
             #expect(cells[1] == "`\(setting.environment)`", "\(setting.key)")
-            #expect(cells[2] == "`--\(setting.flag)`", "\(setting.key)")
+            #expect(cells[2] == (setting.hasFlag ? "`--\(setting.flag)`" : "none"), "\(setting.key)")
             let shown = setting.defaultText.isEmpty ? "none" : "`\(setting.defaultText)`"
             #expect(cells[3].hasPrefix(shown), "\(setting.key): README says \(cells[3]), the code \(shown)")
         }
+    }
+}
+
+@Suite("libmicrohttpd's messages in pagerd's log")
+struct LibraryLogTests {
+    @Test(
+        "session ids and queries are cut from request targets",
+        arguments: [
+            (
+                "Failed to send the response body for the request for `/v1/sessions/AbC-123_x/events?access_token=eyJ.x.y'. Error: Broken pipe",
+                "Failed to send the response body for the request for `/v1/sessions/{id}/events?…'. Error: Broken pipe"
+            ),
+            (
+                "Failed to send data in request for /v1/sessions/s3cr3t.",
+                "Failed to send data in request for /v1/sessions/{id}."
+            ),
+            (
+                "Error processing request (HTTP response code is 400 ('Bad Request')). Closing connection.",
+                "Error processing request (HTTP response code is 400 ('Bad Request')). Closing connection."
+            ),
+        ])
+    func redaction(_ message: String, _ logged: String) {
+        #expect(LibraryLog.redacted(message) == logged)
+    }
+
+    @Test("a client that left is routine (debug); other messages are notices")
+    func levels() {
+        #expect(
+            LibraryLog.level(
+                of: "Connection socket is closed when reading request due to the error: Connection reset by peer")
+                == .debug)
+        #expect(LibraryLog.level(of: "Failed to send data in request for /v1/sessions/{id}.") == .debug)
+        #expect(LibraryLog.level(of: "Failed to create a thread: Resource temporarily unavailable") == .notice)
     }
 }

@@ -205,6 +205,9 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
         return Array(pending[..<count])
     }
 
+    /// Every byte the server sends until it closes the connection (or the read times out).
+    public func readAll() throws -> [UInt8] { try readToEnd() }
+
     private func readToEnd() throws -> [UInt8] {
         while true {
             do { try fill() } catch { break }
