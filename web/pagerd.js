@@ -693,6 +693,7 @@ function tabBarMembers(pager, transition, overscroll) {
 
   const tabs = frames.map((frame, i) => {
     const selection = lit.selection[i];
+    /** @type {import("./pagerd.js").ScrollTab} */
     const tab = { ...mirror(frame), selection, selected: i === lit.selected };
     if (bar.title) {
       tab.color = mixColour(bar.title.color, bar.title.selectedColor, selection);
@@ -833,7 +834,7 @@ async function readAnswer(response, signal) {
 /** A pagerd server: where it is and how to authenticate. */
 export class PagerdClient {
   /**
-   * @param {object} [options]
+   * @param {object} options
    * @param {string} [options.baseURL] The server's origin, such as "https://pager.example.com";
    *   "" (the default) for the page's own.
    * @param {string} [options.token] The bearer token, when the server requires one.
@@ -850,6 +851,7 @@ export class PagerdClient {
 
   /** The headers every request carries. */
   headers(extra = {}) {
+    /** @type {Record<string, string>} */
     const headers = { Accept: "application/json", ...extra };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     return headers;
@@ -859,10 +861,11 @@ export class PagerdClient {
    * Sends one request and reads the answer. Rejects with a PagerdError for every failure.
    * @param {string} method
    * @param {string} path
-   * @param {import("./pagerd.js").RequestOptions & {body?: unknown}} [options]
+   * @param {import("./pagerd.js").RequestOptions & {body?: unknown, headers?: Record<string, string>}} options
    * @returns {Promise<import("./pagerd.js").Answer<any>>}
    */
   async request(method, path, { body, headers = {}, signal } = {}) {
+    /** @type {RequestInit & {headers: Record<string, string>}} */
     const init = { method, headers: this.headers(headers), signal };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
@@ -881,7 +884,7 @@ export class PagerdClient {
   /**
    * Creates a session from a template name plus overrides, or from a full definition.
    * @param {import("./pagerd.js").SessionDefinition} definition For example `{template: "mall"}`.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<Session>}
    */
   async create(definition, { signal } = {}) {
@@ -892,7 +895,7 @@ export class PagerdClient {
   /**
    * Opens an existing session by id.
    * @param {string} id
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<Session>}
    */
   async open(id, { signal } = {}) {
@@ -902,7 +905,7 @@ export class PagerdClient {
 
   /**
    * The templates sessions can be created from.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").TemplateSummary[]>}
    */
   async templates({ signal } = {}) {
@@ -930,6 +933,7 @@ export function releasesByVelocity(settings) {
  * One session. `state` is always the newest state document seen, from an answer or an event;
  * `settings` the session's settings once loaded (kept current while the session follows its
  * events). Events: "change" (detail `{state, kind, cause}`), "settings" (detail `{settings}`),
+ * "open" (the event stream is connected; changes from now on arrive),
  * "deleted" (detail `{cause}`), "stopped" (detail `{error}`: the event stream gave up, e.g. on
  * 401, 403 or 404; `following` is false), and "error" (detail `{error}`: the stream failed and
  * will try again; or a background settings load failed).
@@ -1002,7 +1006,7 @@ export class Session extends EventTarget {
    * @param {string} method
    * @param {string} suffix
    * @param {unknown} [body]
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
   async command(method, suffix, body, { signal, ifMatch = true } = {}) {
@@ -1026,7 +1030,7 @@ export class Session extends EventTarget {
 
   /**
    * Reads the current state.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
   async refresh({ signal } = {}) {
@@ -1037,7 +1041,7 @@ export class Session extends EventTarget {
 
   /**
    * Reads the session's settings (every setting, defaults filled in) and keeps them.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").Settings>}
    */
   async loadSettings({ signal } = {}) {
@@ -1053,7 +1057,7 @@ export class Session extends EventTarget {
 
   /**
    * The settings of the state held, read again only when they changed.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").Settings>}
    */
   async currentSettings({ signal } = {}) {
@@ -1086,16 +1090,16 @@ export class Session extends EventTarget {
     return predictScroll(this.state, this.settings, input);
   }
 
-  /** @param {import("./pagerd.js").CommandOptions} [options] @returns {Promise<import("./pagerd.js").State>} */
-  next(options) { return this.command("POST", "/next", undefined, options); }
+  /** @param {import("./pagerd.js").CommandOptions} options @returns {Promise<import("./pagerd.js").State>} */
+  next(options = {}) { return this.command("POST", "/next", undefined, options); }
 
-  /** @param {import("./pagerd.js").CommandOptions} [options] @returns {Promise<import("./pagerd.js").State>} */
-  previous(options) { return this.command("POST", "/previous", undefined, options); }
+  /** @param {import("./pagerd.js").CommandOptions} options @returns {Promise<import("./pagerd.js").State>} */
+  previous(options = {}) { return this.command("POST", "/previous", undefined, options); }
 
   /**
    * Jumps to a page; the answer carries the keyframes.
    * @param {number | string} target An index, or a page id.
-   * @param {import("./pagerd.js").SelectOptions & import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").SelectOptions & import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
   select(target, { path, animation, ...options } = {}) {
@@ -1108,27 +1112,27 @@ export class Session extends EventTarget {
   /**
    * Reports a swipe's progress (one report; see drag() for a whole swipe).
    * @param {import("./pagerd.js").ScrollInput} input Exactly one member.
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  scroll(input, options) { return this.command("POST", "/scroll", input, options); }
+  scroll(input, options = {}) { return this.command("POST", "/scroll", input, options); }
 
   /**
    * Begins a transition toward a neighbour.
    * @param {number} to
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  begin(to, options) { return this.command("POST", "/transition", { phase: "begin", to }, options); }
+  begin(to, options = {}) { return this.command("POST", "/transition", { phase: "begin", to }, options); }
 
   /**
    * Ends the swipe in flight: `true` completes it, `false` cancels it, `{velocity}` lets pagerd
    * decide by the release velocity (pages per second, signed like progress).
    * @param {boolean | {velocity: number}} how
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  end(how, options) {
+  end(how, options = {}) {
     const body = typeof how === "boolean" ? { phase: "end", completed: how } : { phase: "end", velocity: how.velocity };
     return this.command("POST", "/transition", body, options);
   }
@@ -1136,7 +1140,7 @@ export class Session extends EventTarget {
   /**
    * Inserts a page.
    * @param {import("./pagerd.js").PageInput} page
-   * @param {{at?: number, then?: "stay" | "select"} & import("./pagerd.js").CommandOptions} [options]
+   * @param {{at?: number, then?: "stay" | "select"} & import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
   insert(page, { at, then, ...options } = {}) {
@@ -1149,34 +1153,34 @@ export class Session extends EventTarget {
   /**
    * Changes settings (an RFC 7396 merge patch).
    * @param {import("./pagerd.js").SettingsPatch} settings
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  patch(settings, options) { return this.command("PATCH", "", settings, options); }
+  patch(settings, options = {}) { return this.command("PATCH", "", settings, options); }
 
   /**
    * Starts, stops, pauses or resumes auto-advance.
    * @param {import("./pagerd.js").AutoAdvanceAction} action
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  autoAdvance(action, options) { return this.command("POST", "/autoAdvance", { action }, options); }
+  autoAdvance(action, options = {}) { return this.command("POST", "/autoAdvance", { action }, options); }
 
   /**
    * Pushes a screen on a page's navigation stack.
    * @param {string} pageId
    * @param {import("./pagerd.js").Screen} screen
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  push(pageId, screen, options) {
+  push(pageId, screen, options = {}) {
     return this.command("POST", `/pages/${encodeURIComponent(pageId)}/stack`, { screen }, options);
   }
 
   /**
    * Pops the top screen of a page's stack, or every screen with `{toRoot: true}`.
    * @param {string} pageId
-   * @param {{toRoot?: boolean} & import("./pagerd.js").CommandOptions} [options]
+   * @param {{toRoot?: boolean} & import("./pagerd.js").CommandOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
   pop(pageId, { toRoot = false, ...options } = {}) {
@@ -1185,7 +1189,7 @@ export class Session extends EventTarget {
 
   /**
    * Every page of the session, with content and stack (changes nothing).
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").Page[]>}
    */
   async pages({ signal } = {}) {
@@ -1195,7 +1199,7 @@ export class Session extends EventTarget {
 
   /**
    * Deletes the session and stops following it.
-   * @param {import("./pagerd.js").CommandOptions} [options]
+   * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<void>}
    */
   async delete({ signal, ifMatch = true } = {}) {
@@ -1216,7 +1220,7 @@ export class Session extends EventTarget {
   /**
    * Follows the event stream: every change made by anyone reaches `state` and "change".
    * `signal` stops following, as unfollow() does.
-   * @param {import("./pagerd.js").RequestOptions} [options]
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {void}
    */
   follow({ signal } = {}) {
@@ -1264,6 +1268,7 @@ export class Session extends EventTarget {
           throw refusal;
         }
         delay = 250;
+        this.dispatchEvent(new SessionEvent("open", {}));
         const ended = await this.readEvents(response.body, controller);
         if (ended) return;
       } catch (error) {
@@ -1368,7 +1373,7 @@ export class Drag {
    * @param {Session} session
    * @param {import("./pagerd.js").DragOptions} options
    */
-  constructor(session, { draw, mirrorRate = 10, now, requestFrame, cancelFrame, onError } = {}) {
+  constructor(session, { draw, mirrorRate = 10, now, requestFrame, cancelFrame, onError }) {
     if (typeof draw !== "function") throw new TypeError("drag() needs a draw callback.");
     if (!(mirrorRate > 0)) throw new RangeError("mirrorRate must be greater than 0.");
     /** @type {Session} */
@@ -1539,7 +1544,8 @@ export class Drag {
     // nothing is in flight.
     const decide = (s) => {
       if (!s.transition && !s.overscroll) return null;
-      return byRelease ? predictRelease(s, settings ?? {}, velocity) : false;
+      if (!byRelease) return false;
+      return settings ? predictRelease(s, settings, velocity) : Math.abs(signedProgress(s)) >= 0.5;
     };
     const drawn = settings && !state.empty ? withScroll(state, predictScroll(state, settings, { progress: this.progress })) : state;
     const completed = decide(drawn);
