@@ -12,6 +12,11 @@ const client = new PagerdClient();
 
 /** @type {import("./pagerd.js").Session | null} The session shown. */
 let session = null;
+// For tests and debugging: while `pagerdDemo.trace` is true, every frame a swipe draws is logged
+// in `pagerdDemo.frames` with the progress, the state and settings it was predicted from, and
+// the indicator's pieces as laid out on the page (points from the tab strip's left edge); and
+// every event received in `pagerdDemo.events`.
+window.pagerdDemo = { trace: false, frames: [], events: [] };
 // Counts the sessions asked for, so that only the newest one asked for is shown.
 let opening = 0;
 // True while a jump plays its keyframes: state changes are held (the session keeps them) and
@@ -125,6 +130,9 @@ function changed({ state, kind, cause }) {
   const pageId = state.page ? state.page.id : null;
   if (kind !== "response") {
     logEvent(kind, kind === "state" ? "none" : cause, state);
+    if (window.pagerdDemo.trace) {
+      window.pagerdDemo.events.push({ kind, version: state.version, index: state.index, transition: state.transition, settle: state.settle ?? null });
+    }
     if (pageId !== null && pageId !== lastPageId) announce(pageAnnouncement(state));
   }
   lastPageId = pageId;
@@ -490,10 +498,6 @@ function pagerKeydown(event) {
 
 // MARK: Swipes
 
-// For tests and debugging: while `pagerdDemo.trace` is true, every frame a swipe draws is logged
-// in `pagerdDemo.frames` with the progress, the state and settings it was predicted from, and
-// the indicator's pieces as laid out on the page (points from the tab strip's left edge).
-window.pagerdDemo = { trace: false, frames: [] };
 
 function startDrag(event) {
   if (!session || session.state.empty || animating || settling || !session.settings) return;
