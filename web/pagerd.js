@@ -691,16 +691,21 @@ function tabBarMembers(pager, transition, overscroll) {
   const { frames, C, delta } = layout;
   const mirror = (f) => (pager.rtl ? { x: C - f.x - f.width, width: f.width } : { x: f.x, width: f.width });
 
-  const tabs = frames.map((frame, i) => {
+  const title = bar.title;
+  /** @type {import("./pagerd.js").ScrollTab[]} */
+  const tabs = new Array(frames.length);
+  for (let i = 0; i < frames.length; i += 1) {
+    const frame = frames[i];
     const selection = lit.selection[i];
-    /** @type {import("./pagerd.js").ScrollTab} */
-    const tab = { ...mirror(frame), selection, selected: i === lit.selected };
-    if (bar.title) {
-      tab.color = mixColour(bar.title.color, bar.title.selectedColor, selection);
-      tab.scale = bar.title.scale + (bar.title.selectedScale - bar.title.scale) * selection;
-    }
-    return tab;
-  });
+    const x = pager.rtl ? C - frame.x - frame.width : frame.x;
+    tabs[i] = title
+      ? {
+        x, width: frame.width, selection, selected: i === lit.selected,
+        color: mixColour(title.color, title.selectedColor, selection),
+        scale: title.scale + (title.selectedScale - title.scale) * selection,
+      }
+      : { x, width: frame.width, selection, selected: i === lit.selected };
+  }
 
   const focus = focusFrame(pager, layout, transition, overscroll);
   const G = focus.frame;
@@ -734,12 +739,15 @@ function tabBarMembers(pager, transition, overscroll) {
   return { tabs, indicator, tabBar: { contentWidth: C, offset: reportedOffset } };
 }
 
+/** "00" … "FF". */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, "0"));
+
 /** Each channel floor(a + (b − a)·fraction + 0.5 + 1e-9), written "#RRGGBBAA". */
 function mixColour(from, to, fraction) {
   let text = "#";
   for (let i = 0; i < 4; i += 1) {
     const value = Math.floor(from[i] + (to[i] - from[i]) * fraction + 0.5 + TOLERANCE);
-    text += Math.min(Math.max(value, 0), 255).toString(16).toUpperCase().padStart(2, "0");
+    text += HEX[Math.min(Math.max(value, 0), 255)];
   }
   return text;
 }

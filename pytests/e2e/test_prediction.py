@@ -14,10 +14,10 @@ def node():
     return path
 
 
-def run_node(script, *args, timeout=600):
-    result = subprocess.run([node(), str(ROOT / "web" / "test" / script), *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=timeout)
-    return result
+def run_node(*args, timeout=600):
+    """Runs node with `args` (a script of web/test and its arguments, or --test and one)."""
+    args = [arg if not arg.endswith(".mjs") else str(ROOT / "web" / "test" / arg) for arg in args]
+    return subprocess.run([node(), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
 def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd):
@@ -33,3 +33,9 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
     assert summary["differences"] == 0
     assert summary["maxDiff"] <= 1e-6
     assert summary["tableCases"] > 70000 and summary["sweepCases"] >= 4000 and summary["refusals"] >= 20
+
+
+def test_prediction_follows_the_worked_examples_of_the_layout_settings():
+    result = run_node("--test", "examples.test.mjs")
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert "# fail 0" in result.stdout and "# pass 25" in result.stdout

@@ -43,8 +43,12 @@ const PAGES = {
 
 // MARK: The table
 
-/** Every setting that bears on a scroll, each value at least once, the interplay in groups. */
-function table() {
+/**
+ * Every setting that bears on a scroll, each value at least once, the interplay in groups. The
+ * layout settings a server may not have yet (`features`, read from its settings document) join
+ * the table once it has them.
+ */
+function table(features) {
   const configs = [];
   const add = (name, pages, settings) => configs.push({ name, pages, settings });
   const indicator = (values) => ({ tabBar: { indicator: values } });
@@ -146,7 +150,85 @@ function table() {
       add(`swipe/${swipe}/${mode}`, PAGES.three, { swipe, mode, rubberBand: { style: mode === "bounded" ? "linear" : "none" } });
     }
   }
+  if (features.alignment) {
+    for (const alignment of ["center", "trailing"]) {
+      for (const layoutDirection of ["ltr", "rtl"]) {
+        for (const mode of ["bounded", "loop"]) {
+          add(`alignment/${alignment}/${layoutDirection}/${mode}`, PAGES.widths, {
+            mode, layoutDirection, viewport: { width: 900 }, tabBar: { layout: "scrollable", alignment, inset: 10, spacing: 3, indicator: { style: mode === "loop" ? "elastic" : "linear" } },
+          });
+        }
+      }
+      add(`alignment/${alignment}/progressive`, PAGES.widths, { viewport: { width: 900 }, rubberBand: { style: "linear" }, tabBar: { layout: "scrollable", alignment, indicator: { progressive: true, overscroll: "compress" } } });
+    }
+    add("alignment/overflowing", PAGES.seven, { viewport: { width: 200 }, tabBar: { layout: "scrollable", alignment: "center" } });
+  }
+  if (features.selectedScrollPosition) {
+    for (const position of ["leading", "trailing"]) {
+      for (const layoutDirection of ["ltr", "rtl"]) {
+        add(`scroll-position/${position}/${layoutDirection}`, PAGES.seven, {
+          layoutDirection, viewport: { width: 200 }, rubberBand: { style: "linear" },
+          tabBar: { layout: "scrollable", inset: 12, selectedScrollPosition: position, indicator: { overscroll: "bounce" } },
+        });
+      }
+    }
+  }
+  if (features.indicatorInset) {
+    const inset = { leading: 10, trailing: 6, firstLeading: 20, lastTrailing: 30 };
+    let round = 0;
+    for (const style of ["linear", "elastic", "fade"]) {
+      for (const tracking of ["continuous", "halfway", "settled"]) {
+        round += 1;
+        add(`inset/${style}/${tracking}`, round % 2 ? PAGES.five : PAGES.widths, {
+          mode: round % 3 === 0 ? "loop" : "bounded", layoutDirection: round % 4 === 1 ? "rtl" : "ltr", rubberBand: { style: "linear" },
+          tabBar: { layout: round % 2 ? "fixed" : "scrollable", indicator: { style, tracking, inset, overscroll: ["bounce", "compress", "none"][round % 3] } },
+        });
+      }
+    }
+    add("inset/progressive", PAGES.five, { rubberBand: { style: "resistance" }, tabBar: { indicator: { progressive: true, inset, overscroll: "compress" } } });
+    add("inset/wider-than-tabs", PAGES.five, { mode: "loop", tabBar: { indicator: { inset: { leading: 50, trailing: 40 } } } });
+  }
+  if (features.maxTabWidth) {
+    add("max-width/scrollable", PAGES.five, { tabBar: { layout: "scrollable", maxTabWidth: 70 } });
+    for (const width of [390, 200]) add(`auto/${width}`, PAGES.five, { viewport: { width }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40 } });
+  }
+  if (features.selectedTabWidth) {
+    for (const tracking of ["continuous", "halfway", "settled"]) {
+      for (const mode of ["bounded", "loop"]) {
+        add(`selected-width/${tracking}/${mode}`, PAGES.widths, {
+          mode, layoutDirection: mode === "loop" ? "rtl" : "ltr", rubberBand: { style: "linear" },
+          tabBar: { layout: "scrollable", selectedTabWidth: 150, indicator: { tracking, style: mode === "loop" ? "elastic" : "linear", overscroll: "bounce" } },
+        });
+      }
+    }
+    add("selected-width/centred-short-bar", PAGES.three, { viewport: { width: 900 }, tabBar: { layout: "scrollable", selectedTabWidth: 300, alignment: features.alignment ? "center" : undefined } });
+  }
+  if (features.pagesPerView) {
+    const spreads = [{ pagesPerView: 2, pageSpacing: 10 }, { pagesPerView: 2.5 }, { pagesPerView: 1.25, pageSpacing: 10, centered: true }, { pageSpacing: 10 }, { pagesPerView: 3, centered: true }];
+    for (const viewport of spreads) {
+      for (const [mode, layoutDirection, orientation] of [["bounded", "ltr", "horizontal"], ["bounded", "rtl", "horizontal"], ["loop", "ltr", "horizontal"], ["bounded", "rtl", "vertical"]]) {
+        add(`pages/${JSON.stringify(viewport)}/${mode}/${layoutDirection}/${orientation}`, PAGES.seven, {
+          mode, layoutDirection, orientation, viewport, rubberBand: { style: mode === "bounded" ? "linear" : "none" },
+          tabBar: { indicator: { overscroll: "bounce" } },
+        });
+      }
+    }
+  }
   return configs;
+}
+
+/** Which of the later layout settings the server has: its settings document lists them. */
+async function serverFeatures() {
+  const { id, settings } = await createSession(PAGES.three, {});
+  await server.call("DELETE", `/v1/sessions/${id}`);
+  return {
+    alignment: "alignment" in settings.tabBar,
+    selectedScrollPosition: "selectedScrollPosition" in settings.tabBar,
+    indicatorInset: "inset" in settings.tabBar.indicator,
+    maxTabWidth: "maxTabWidth" in settings.tabBar,
+    selectedTabWidth: "selectedTabWidth" in settings.tabBar,
+    pagesPerView: "pagesPerView" in settings.viewport,
+  };
 }
 
 // Progress −1…1 in steps of 0.05, and past both ends.
@@ -244,7 +326,7 @@ async function runConfig(config) {
 
 // MARK: The random sweep
 
-function randomConfig(random) {
+function randomConfig(random, features) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const n = 1 + Math.floor(random() * 7);
   const explicit = random() < 0.5;
@@ -276,6 +358,22 @@ function randomConfig(random) {
       title: random() < 0.3 ? { color: "#4A4A4A", selectedColor: pick(["#037DE9", "#FF000080"]), scale: 0.9, selectedScale: pick([1, 1.3]) } : null,
     },
   };
+  // The later layout settings, where the server has them.
+  const bar = settings.tabBar;
+  if (features.alignment) bar.alignment = pick(["leading", "center", "trailing"]);
+  if (features.selectedScrollPosition) bar.selectedScrollPosition = pick(["leading", "center", "trailing"]);
+  if (features.indicatorInset && random() < 0.5) {
+    bar.indicator.inset = { leading: pick([0, 4, 12]), trailing: pick([0, 6]), firstLeading: pick([0, 20]), lastTrailing: pick([0, 30]) };
+  }
+  if (features.maxTabWidth && layout !== "none" && random() < 0.4) {
+    bar.layout = pick(["auto", "scrollable"]);
+    bar.maxTabWidth = pick([null, 90, 160]);
+    bar.minTabWidth = 40;
+  }
+  if (features.selectedTabWidth && random() < 0.3) bar.selectedTabWidth = pick([120, 200.5]);
+  if (features.pagesPerView && random() < 0.4) {
+    Object.assign(settings.viewport, { pagesPerView: pick([1, 1.5, 2, 3]), pageSpacing: pick([0, 8]), centered: random() < 0.4 });
+  }
   return { pages, settings, initialPage: Math.floor(random() * n) };
 }
 
@@ -290,9 +388,9 @@ function randomInput(random, state) {
   return inputFor(forms, p, state);
 }
 
-async function runSweep(random, count) {
+async function runSweep(random, count, features) {
   for (let s = 0; s < count; s += 1) {
-    const config = randomConfig(random);
+    const config = randomConfig(random, features);
     let session;
     try {
       session = await createSession(config.pages, config.settings, config.initialPage);
@@ -327,7 +425,8 @@ async function runRefusals() {
 // MARK: Main
 
 const started = performance.now();
-const configs = table();
+const features = await serverFeatures();
+const configs = table(features);
 if (!args.includes("--sweep-only")) {
   let next = 0;
   await Promise.all(Array.from({ length: workers }, async () => {
@@ -338,12 +437,13 @@ const random = seeded(seed);
 if (!args.includes("--table-only")) {
   const perWorker = Math.ceil(sweepSessions / workers);
   const streams = Array.from({ length: workers }, (_, w) => seeded(Math.floor(random() * 2 ** 32) + w));
-  await Promise.all(streams.map((stream) => runSweep(stream, perWorker)));
+  await Promise.all(streams.map((stream) => runSweep(stream, perWorker, features)));
 }
 await runRefusals();
 server.close();
 const summary = {
   configs: configs.length,
+  layoutSettings: Object.keys(features).filter((name) => features[name]),
   cases: totals.cases,
   tableCases: totals.tableCases,
   sweepCases: totals.sweepCases,
