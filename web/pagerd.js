@@ -1262,7 +1262,6 @@ export class Session extends EventTarget {
         response = await this.client.fetch(`${this.client.baseURL}${this.path("/events")}`, {
           headers: this.client.headers({ Accept: "text/event-stream", "Last-Event-ID": String(this.state.version) }),
           signal: controller.signal,
-          cache: "no-store",
         });
         if (!response.ok || !/text\/event-stream/.test(response.headers.get("Content-Type") ?? "")) {
           let refusal;

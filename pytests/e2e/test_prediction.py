@@ -10,7 +10,7 @@ from support import ROOT
 
 def node():
     path = shutil.which("node")
-    assert path, "node is missing: `make node-deps` installs Debian's nodejs"
+    assert path, "node is missing: `make browser-deps` installs Debian's nodejs"
     return path
 
 
