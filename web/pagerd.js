@@ -1469,6 +1469,12 @@ export class Drag {
   /** Sends the latest progress when it changed, the previous report was answered, and one is due. */
   report() {
     if (this.released || this.inFlight || this.progress === this.reported) return;
+    // A swipe a locked way changes nothing on the server: there is nothing to tell.
+    const way = this.progress > 0 ? "forward" : this.progress < 0 ? "reverse" : null;
+    if (way && !allows(this.session.state.swipe ?? "both", way)) {
+      this.reported = this.progress;
+      return;
+    }
     const wait = this.reportedAt + this.interval - this.now();
     if (wait > 0) {
       this.timer ??= setTimeout(() => {
