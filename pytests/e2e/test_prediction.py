@@ -26,13 +26,13 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
     assert lines, result.stderr
     summary = json.loads(lines[-1])
     print(f"\nprediction conformance: {summary['cases']} cases ({summary['tableCases']} in the table over "
-          f"{summary['configs']} settings, {summary['sweepCases']} in the sweep, {summary['refusals']} refusals), "
+          f"{summary['configs']} settings, {summary['sweepCases']} in the sweep, {summary['edgeCases']} refusals and extreme inputs), "
           f"largest difference {summary['maxDiff']:.3g}, {summary['slivers']} server slivers, "
           f"{summary['requests']} requests in {summary['seconds']} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert summary["differences"] == 0
     assert summary["maxDiff"] <= 1e-6
-    assert summary["tableCases"] > 70000 and summary["sweepCases"] >= 4000 and summary["refusals"] >= 20
+    assert summary["tableCases"] > 70000 and summary["sweepCases"] >= 4000 and summary["edgeCases"] >= 40
 
 
 def test_prediction_follows_the_worked_examples_of_the_layout_settings():

@@ -3,9 +3,11 @@
 // within 1e-6, nothing else may differ). A table covers every value of every setting that bears
 // on a scroll, at the first, a middle and the last index, for progress −1…1 in steps of 0.05 in
 // each input form, from rest and from mid-swipe; a seeded random sweep adds random settings,
-// pages, positions and inputs; a few refusals check the errors.
+// pages, positions and inputs; refusals check the errors, and inputs at the ends of the number
+// line the arithmetic.
 //
-//   node web/test/conformance.mjs --base http://127.0.0.1:PORT [--seed N] [--sweep N] [--table-only]
+//   node web/test/conformance.mjs --base http://127.0.0.1:PORT [--seed N] [--sweep N] [--workers N]
+//                                 [--table-only | --sweep-only]
 //
 // Prints one JSON line with the counts and the largest difference; exits 1 on any difference.
 import { predictScroll } from "../pagerd.js";
@@ -26,7 +28,7 @@ const sweepSessions = Number(option("sweep", 400));
 const workers = Number(option("workers", 3));
 const server = new Server(base, { sockets: workers + 1 });
 
-const totals = { cases: 0, tableCases: 0, sweepCases: 0, refusals: 0, sessions: 0, maxDiff: 0, slivers: 0, failures: [] };
+const totals = { cases: 0, tableCases: 0, sweepCases: 0, edgeCases: 0, sessions: 0, maxDiff: 0, slivers: 0, failures: [] };
 
 // MARK: Pages
 
@@ -283,9 +285,9 @@ function describe(state) {
   return `index ${state.index} at rest`;
 }
 
+/** Counts a difference; the first 50 are printed. */
 function fail(message) {
   if (totals.failures.length < 50) totals.failures.push(message);
-  else totals.failures.length += 0;
   totals.failed = (totals.failed ?? 0) + 1;
 }
 
@@ -415,10 +417,19 @@ async function runRefusals() {
   const bad = [{}, { progress: "0.5" }, { progress: true }, { progress: [1] }, { progress: 0.2, offset: 5 },
     { offset: 1, windowOffset: 2, progress: 3 }, { sideways: 1 }, { progress: null }, { progress: 0.1, extra: null },
     { progress: Number.NaN }, { offset: Number.POSITIVE_INFINITY }, [], [0.5], "0.5", 7, null];
-  for (const input of bad) await check(id, state, settings, input, "refusal", "refusals");
+  for (const input of bad) await check(id, state, settings, input, "refusal", "edgeCases");
+  // Inputs at the ends of the number line, on ordinary and tiny viewports.
+  const extremes = [{ offset: Number.MAX_VALUE }, { offset: -Number.MAX_VALUE }, { windowOffset: Number.MAX_VALUE },
+    { progress: 1e308 }, { progress: -5e-324 }, { progress: 5e-324 }, { offset: 5e-324 }, { progress: -0 }];
+  for (const settingsOfCase of [{}, { layoutDirection: "rtl", viewport: { width: 1e-300 } }, { mode: "loop", viewport: { width: 1e9 } }]) {
+    const session = await createSession(PAGES.three, settingsOfCase);
+    for (const input of extremes) {
+      await check(session.id, await rest(session.id), session.settings, input, "extreme", "edgeCases");
+    }
+  }
   const empty = await createSession([], {});
   for (const input of [{ progress: 0.5 }, { offset: 10 }, { windowOffset: 0 }, { progress: 0 }, {}, { x: 1 }]) {
-    await check(empty.id, empty.state, empty.settings, input, "empty pager", "refusals");
+    await check(empty.id, empty.state, empty.settings, input, "empty pager", "edgeCases");
   }
 }
 
@@ -447,7 +458,7 @@ const summary = {
   cases: totals.cases,
   tableCases: totals.tableCases,
   sweepCases: totals.sweepCases,
-  refusals: totals.refusals,
+  edgeCases: totals.edgeCases,
   sessions: totals.sessions,
   requests: server.requests,
   seed,
