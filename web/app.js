@@ -498,7 +498,6 @@ function pagerKeydown(event) {
 
 // MARK: Swipes
 
-
 function startDrag(event) {
   if (!session || session.state.empty || animating || settling || !session.settings) return;
   const target = session;
@@ -538,17 +537,18 @@ function moveDrag(event) {
 }
 
 /**
- * Lets go: the page settles at once the way the server will decide (a short animation drawn from
- * the prediction), while the release is sent; then the server's state is drawn.
+ * Lets go (or, when the browser took the pointer away, gives up: the page goes back): the page
+ * settles at once the way the server will decide (a short animation drawn from the prediction),
+ * while the release is sent; then the server's state is drawn.
  */
-async function endDrag() {
+async function endDrag(event) {
   if (!drag) return;
   const finished = drag;
   drag = null;
   $("viewport").classList.remove("dragging");
   const target = finished.session;
   const from = target.state;
-  const released = finished.swipe.release();
+  const released = event.type === "pointercancel" ? finished.swipe.cancel() : finished.swipe.release();
   const play = settle(target, from, finished.swipe.drawn, finished.swipe.settle);
   settling = Promise.all([released, play]);
   let result = null;

@@ -857,7 +857,11 @@ export class PagerdClient {
     this.fetch = fetchFunction ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** The headers every request carries. */
+  /**
+   * The headers every request carries, with `extra`.
+   * @param {Record<string, string>} extra
+   * @returns {Record<string, string>}
+   */
   headers(extra = {}) {
     /** @type {Record<string, string>} */
     const headers = { Accept: "application/json", ...extra };
@@ -1001,7 +1005,11 @@ export class Session extends EventTarget {
     return true;
   }
 
-  /** The path of this session, plus `suffix`. */
+  /**
+   * The path of this session, plus `suffix`.
+   * @param {string} suffix
+   * @returns {string}
+   */
   path(suffix = "") {
     return `/v1/sessions/${encodeURIComponent(this.id)}${suffix}`;
   }
@@ -1073,7 +1081,10 @@ export class Session extends EventTarget {
     return this.loadSettings({ signal });
   }
 
-  /** Reads the settings again in the background (one read at a time); a failure is an "error" event. */
+  /**
+   * Reads the settings again in the background (one read at a time); a failure is an "error" event.
+   * @returns {Promise<void>} Settles when the read is over.
+   */
   refreshSettings() {
     if (this.settingsLoad) return this.settingsLoad;
     this.settingsLoad = this.loadSettings()
@@ -1237,7 +1248,7 @@ export class Session extends EventTarget {
     const controller = new AbortController();
     this.stream = controller;
     signal?.addEventListener("abort", () => { if (this.stream === controller) this.unfollow(); }, { once: true });
-    this.readStream(controller).catch((error) => this.stop(controller, error));
+    this.#readStream(controller).catch((error) => this.#stop(controller, error));
   }
 
   /** Stops following the event stream. @returns {void} */
@@ -1248,13 +1259,13 @@ export class Session extends EventTarget {
   }
 
   /** Stops the stream `controller` belongs to, for good, and says why. */
-  stop(controller, error) {
+  #stop(controller, error) {
     if (this.stream !== controller) return;
     this.unfollow();
     this.dispatchEvent(new SessionEvent("stopped", { error }));
   }
 
-  async readStream(controller) {
+  async #readStream(controller) {
     let delay = 250;
     while (this.stream === controller && !controller.signal.aborted) {
       let response;
@@ -1271,12 +1282,12 @@ export class Session extends EventTarget {
           } catch (error) {
             refusal = error;
           }
-          if ([400, 401, 403, 404, 405, 410].includes(response.status)) return this.stop(controller, refusal);
+          if ([400, 401, 403, 404, 405, 410].includes(response.status)) return this.#stop(controller, refusal);
           throw refusal;
         }
         delay = 250;
         this.dispatchEvent(new SessionEvent("open", {}));
-        const ended = await this.readEvents(response.body, controller);
+        const ended = await this.#readEvents(response.body, controller);
         if (ended) return;
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -1293,7 +1304,7 @@ export class Session extends EventTarget {
    * Reads server-sent events from `body` until it ends; answers true when the session was
    * deleted or the stream expired (nothing more will come).
    */
-  async readEvents(body, controller) {
+  async #readEvents(body, controller) {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -1308,7 +1319,7 @@ export class Session extends EventTarget {
         buffer = lines.pop();
         for (const line of lines) {
           if (line === "") {
-            if (event.data.length && this.handleEvent(event.kind, event.data.join("\n"), controller)) return true;
+            if (event.data.length && this.#handleEvent(event.kind, event.data.join("\n"), controller)) return true;
             event = { kind: "message", data: [] };
             continue;
           }
@@ -1327,7 +1338,7 @@ export class Session extends EventTarget {
   }
 
   /** Applies one event; answers true when nothing more will come. */
-  handleEvent(kind, data, controller) {
+  #handleEvent(kind, data, controller) {
     let document;
     try {
       document = JSON.parse(data);
@@ -1345,7 +1356,7 @@ export class Session extends EventTarget {
     }
     if (kind === "expired") {
       // The token the stream was opened with is no longer accepted.
-      this.stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired." }));
+      this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired." }));
       return true;
     }
     this.accept(document, kind, document.cause ?? "request");
@@ -1410,7 +1421,7 @@ export class Drag {
     this.frame = null;
     this.released = null;
     // The frames follow the session: an answer, an event or an adopted state is drawn at once.
-    this.redraw = () => this.scheduleDraw();
+    this.redraw = () => this.#scheduleDraw();
     session.addEventListener("change", this.redraw);
     session.addEventListener("settings", this.redraw);
     if (session.settings === null) session.refreshSettings();
@@ -1438,21 +1449,21 @@ export class Drag {
     const t = this.now();
     this.samples.push({ t, p });
     while (this.samples.length > 2 && this.samples[0].t < t - 300) this.samples.shift();
-    this.scheduleDraw();
-    this.report();
+    this.#scheduleDraw();
+    this.#report();
   }
 
   /** Draws on the next frame (once, however many moves come before it). */
-  scheduleDraw() {
+  #scheduleDraw() {
     if (this.frame !== null || this.released) return;
     this.frame = this.requestFrame(() => {
       this.frame = null;
-      this.draw();
+      this.#draw();
     });
   }
 
   /** Draws the swipe at the latest progress, from the newest state held. */
-  draw() {
+  #draw() {
     const { state, settings } = this.session;
     if (settings === null || state.empty) return;
     let members;
@@ -1467,7 +1478,7 @@ export class Drag {
   }
 
   /** Sends the latest progress when it changed, the previous report was answered, and one is due. */
-  report() {
+  #report() {
     if (this.released || this.inFlight || this.progress === this.reported) return;
     // A swipe a locked way changes nothing on the server: there is nothing to tell.
     const way = this.progress > 0 ? "forward" : this.progress < 0 ? "reverse" : null;
@@ -1479,15 +1490,15 @@ export class Drag {
     if (wait > 0) {
       this.timer ??= setTimeout(() => {
         this.timer = null;
-        this.report();
+        this.#report();
       }, wait);
       return;
     }
-    this.send().finally(() => this.report());
+    this.#send().finally(() => this.#report());
   }
 
   /** One report: the latest progress, If-Match the version drawn from. */
-  send() {
+  #send() {
     const progress = this.progress;
     this.reported = progress;
     this.reportedAt = this.now();
@@ -1534,7 +1545,7 @@ export class Drag {
    * @returns {Promise<import("./pagerd.js").State>}
    */
   release() {
-    return this.released ?? this.finish(this.velocity(), true);
+    return this.released ?? this.#finish(this.velocity(), true);
   }
 
   /**
@@ -1542,10 +1553,10 @@ export class Drag {
    * @returns {Promise<import("./pagerd.js").State>}
    */
   cancel() {
-    return this.released ?? this.finish(0, false);
+    return this.released ?? this.#finish(0, false);
   }
 
-  finish(velocity, byRelease) {
+  #finish(velocity, byRelease) {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.frame !== null) this.cancelFrame(this.frame);
@@ -1563,11 +1574,11 @@ export class Drag {
     const drawn = settings && !state.empty ? withScroll(state, predictScroll(state, settings, { progress: this.progress })) : state;
     const completed = decide(drawn);
     this.settle = { completed: completed === true, progress: signedProgress(drawn), velocity };
-    this.released = this.end(drawn, completed, decide, velocity, byRelease);
+    this.released = this.#end(drawn, completed, decide, velocity, byRelease);
     return this.released;
   }
 
-  async end(drawn, completed, decide, velocity, byRelease) {
+  async #end(drawn, completed, decide, velocity, byRelease) {
     const session = this.session;
     await this.inFlight;
     // Nothing was reported (the swipe never moved, or only a locked way): nothing to end.
@@ -1577,7 +1588,7 @@ export class Drag {
     if (outcome(session.state, decide(session.state)) !== outcome(drawn, completed)) {
       const wait = this.reportedAt + this.interval - this.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      await this.send();
+      await this.#send();
     }
     this.requests += 1;
     const how = byRelease && releasesByVelocity(session.settings) ? { velocity } : decide(session.state) === true;
