@@ -5,7 +5,7 @@
 // same rule decided here).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PagerdClient, predictScroll, releasesByVelocity } from "../pagerd.js";
+import { PagerdClient, predictRelease, predictScroll, releasesByVelocity } from "../pagerd.js";
 import { compare, scrollMembers } from "./harness.mjs";
 
 const PAGERD = process.env.PAGERD_URL;
@@ -140,6 +140,44 @@ describe("Session.drag", () => {
     const still = session.drag({ draw: () => {} });
     await still.release();
     assert.equal(log.requests.length, before);
+  });
+
+  test("on a server that releases by velocity, the release sends the velocity alone", async () => {
+    // A stand-in for such a server in front of the one under test (which may not release by
+    // velocity yet): its settings gain `release`, and `end {velocity}` is decided by the rule
+    // and forwarded as `end {completed}`, the answer carrying `settle`.
+    const ends = [];
+    let held = null;
+    const fetcher = async (input, init = {}) => {
+      const path = new URL(input).pathname;
+      if (path.endsWith("/settings")) {
+        const response = await fetch(input, init);
+        const settings = await response.json();
+        if (!("release" in settings)) settings.release = { flickVelocity: 0.5 };
+        held = settings;
+        return new Response(JSON.stringify(settings), { status: 200, headers: { "Content-Type": "application/json", ETag: response.headers.get("ETag") } });
+      }
+      if (!path.endsWith("/transition") || !init.body.includes("velocity")) return fetch(input, init);
+      const body = JSON.parse(init.body);
+      ends.push(body);
+      if ("release" in (await (await fetch(input.replace(/transition$/, "settings"))).json())) return fetch(input, init);
+      const state = await (await fetch(input.replace(/\/transition$/, ""))).json();
+      const completed = predictRelease(state, held, body.velocity) ?? false;
+      const response = await fetch(input, { ...init, body: JSON.stringify({ phase: "end", completed }) });
+      const answer = await response.json();
+      const p = state.transition ? (state.transition.direction === "forward" ? 1 : -1) * state.transition.progress : 0;
+      if (response.ok && state.transition) answer.settle = { completed, progress: p, velocity: body.velocity };
+      return new Response(JSON.stringify(answer), { status: response.status, headers: response.headers });
+    };
+    const session = await new PagerdClient({ baseURL: PAGERD, fetch: fetcher }).create({ template: "media" });
+    assert.ok(releasesByVelocity(await session.loadSettings()));
+    const drag = session.drag({ draw: () => {} });
+    await swipe(drag, 0.3, 120); // short, fast: a flick forward
+    const state = await drag.release();
+    assert.equal(ends.length, 1);
+    assert.deepEqual(Object.keys(ends[0]), ["phase", "velocity"]);
+    assert.ok(ends[0].velocity > 0.5 && ends[0].velocity === drag.settle.velocity);
+    assert.deepEqual([drag.settle.completed, state.index, state.settle.completed], [true, 1, true]);
   });
 
   test("when the server heard a progress that decides otherwise, the latest is reported first, at the rate", async () => {
