@@ -211,6 +211,10 @@ function kindName(value) {
  * transition, overscroll, the tab frames left to right) and the settings that bear on a scroll.
  */
 function readPager(state, settings) {
+  if (!settings || typeof settings !== "object" || !settings.tabBar || !settings.viewport) {
+    throw new TypeError("predictScroll needs the session's settings document (GET /v1/sessions/{id}/settings).");
+  }
+  if (!state || !Array.isArray(state.tabs) || !state.tabBar) throw new TypeError("predictScroll needs a state document of pagerd.");
   const viewport = settings.viewport;
   const bar = settings.tabBar;
   const vertical = settings.orientation === "vertical";
