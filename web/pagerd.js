@@ -94,7 +94,8 @@ export function predictScroll(state, settings, input) {
   }
   const pager = readPager(state, settings);
   const raw = progressFrom(pager, form, value);
-  // An offset far beyond the viewport can overflow the ratio; it still has a direction.
+  // A ratio that overflows to ±Infinity still has a direction (and is clamped); only NaN is
+  // refused, as the server refuses it.
   if (Number.isNaN(raw)) throw invalidRequest("Must be a finite number.", form);
   const motion = applyScroll(pager, raw);
   const members = render(pager, motion.transition, motion.overscroll);
