@@ -30,12 +30,14 @@ python-deps:
 	@$(PYTHON) -c "import pytest, schemathesis, openapi_spec_validator, selenium, axe_core_python" 2>/dev/null || \
 		$(PYTHON) -m pip install -q pytest schemathesis openapi-spec-validator selenium axe-core-python
 
-# Headless Chromium and its driver (Debian's packages), with fonts for Korean titles and emoji.
+# Headless Chromium and its driver (Debian's packages), with fonts for Korean titles and emoji;
+# Node (Debian's nodejs, 18 or later) for the tests of web/pagerd.js (web/test).
 browser-deps:
 	@{ command -v chromium && command -v chromedriver && fc-list | grep -q "Noto Sans CJK"; } > /dev/null 2>&1 || { \
 		echo "installing chromium, chromium-driver and fonts with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji; }
+	@command -v node > /dev/null 2>&1 || { echo "installing nodejs with apt-get"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs; }
 
 # nginx for the reverse-proxy test of deploy/nginx/pagerd.conf (Debian's package; not started as a service).
 nginx-deps:

@@ -1,22 +1,31 @@
 // The pagerd demo, built on the client module ./pagerd.js. Every number drawn here comes from the
-// server's state document; the page only reports input (drags, taps, keys, buttons) and follows
-// the session's event stream, so several windows on one session (?session=ID) stay in step, and
-// auto-advance ticks made by the server show up in all of them.
+// server's state document, or, while a finger drags the pages, from predictScroll: what the
+// server will answer for that drag, computed on the page, so a swipe is drawn at once and costs
+// a few requests (Session.drag()). The page follows the session's event stream, so several
+// windows on one session (?session=ID) stay in step, and auto-advance ticks made by the server
+// show up in all of them.
 
-import { PagerdClient, PagerdError } from "./pagerd.js";
+import { PagerdClient, predictScroll, withScroll } from "./pagerd.js";
 
 const $ = (id) => document.getElementById(id);
 const client = new PagerdClient();
 
 /** @type {import("./pagerd.js").Session | null} The session shown. */
 let session = null;
+// For tests and debugging: while `pagerdDemo.trace` is true, every frame a swipe draws is logged
+// in `pagerdDemo.frames` with the progress, the state and settings it was predicted from, and
+// the indicator's pieces as laid out on the page (points from the tab strip's left edge); and
+// every event received in `pagerdDemo.events`.
+window.pagerdDemo = { trace: false, frames: [], events: [] };
 // Counts the sessions asked for, so that only the newest one asked for is shown.
 let opening = 0;
 // True while a jump plays its keyframes: state changes are held (the session keeps them) and
 // drawn when it ends.
 let animating = false;
-// The swipe in progress, or null.
+// The swipe in progress ({session, startX, startY, swipe: a Drag}), or null.
 let drag = null;
+// While a released swipe settles (its animation plays, its end is sent): a promise, else null.
+let settling = null;
 // The id of the current page in the last state seen, to announce page changes made elsewhere.
 let lastPageId = null;
 // The demo's own memory of settings the state document does not report: the rubber band it
@@ -41,7 +50,7 @@ async function attempt(request) {
   try {
     return await request();
   } catch (error) {
-    $("error").textContent = error instanceof PagerdError ? error.message : `Request failed: ${error.message ?? error}`;
+    $("error").textContent = error.message ?? String(error);
     return null;
   }
 }
@@ -81,6 +90,7 @@ function show(next) {
   session = next;
   animating = false;
   drag = null;
+  settling = null;
   rubberBand = "none";
   fade = false;
   lastPageId = next.state.page ? next.state.page.id : null;
@@ -93,7 +103,16 @@ function show(next) {
     $("status").textContent = event.detail.cause === "idle"
       ? "This session was deleted after idling." : "This session was deleted.";
   });
+  // A report of a swipe that failed, or a stream that will be opened again.
+  next.addEventListener("error", (event) => {
+    if (session === next) $("error").textContent = event.detail.error.message;
+  });
+  next.addEventListener("stopped", (event) => {
+    if (session === next) $("error").textContent = `Stopped following this session: ${event.detail.error.message}`;
+  });
   next.follow();
+  // Swipes are drawn from the settings; the session keeps them current once read.
+  next.currentSettings().catch((error) => { if (session === next) $("error").textContent = error.message; });
   // The address names the session, so it can be reloaded or opened in another window.
   const url = new URL(location.href);
   url.searchParams.set("session", next.id);
@@ -111,10 +130,14 @@ function changed({ state, kind, cause }) {
   const pageId = state.page ? state.page.id : null;
   if (kind !== "response") {
     logEvent(kind, kind === "state" ? "none" : cause, state);
+    if (window.pagerdDemo.trace) {
+      window.pagerdDemo.events.push({ kind, version: state.version, index: state.index, transition: state.transition, settle: state.settle ?? null });
+    }
     if (pageId !== null && pageId !== lastPageId) announce(pageAnnouncement(state));
   }
   lastPageId = pageId;
-  if (!animating) render(state);
+  // A swipe in progress draws itself (from this state too); a settling one draws when done.
+  if (!animating && !drag && !settling) render(state);
 }
 
 /** Adds an event to the top of the event list (the newest eight are kept). */
@@ -134,9 +157,9 @@ function logEvent(kind, cause, s) {
 }
 
 async function loadTemplates() {
-  const list = await attempt(async () => (await client.request("GET", "/v1/templates")).body);
-  if (!list) return;
-  for (const template of list.templates) {
+  const templates = await attempt(() => client.templates());
+  if (!templates) return;
+  for (const template of templates) {
     const option = document.createElement("option");
     option.value = template.name;
     option.textContent = `${template.name} — ${template.description}`;
@@ -297,12 +320,20 @@ function renderIndicator(indicator) {
   }
 }
 
+// What the track's cards were built from: a swipe's frames, drawn from one state, move the
+// track without building the cards again.
+let trackKey = "";
+
 /** The page cards along the track. Only the current page's card is exposed to assistive
  *  technology; its neighbours (and a loop's copies) are drawn for swiping only. */
 function renderPages(s, placed, pageOffset) {
   const vertical = s.orientation === "vertical";
   $("viewport").hidden = s.empty;
   const track = $("track");
+  track.style.transform = vertical ? `translateY(${-pageOffset}px)` : `translateX(${-pageOffset}px)`;
+  const key = [s.id, s.version, ...placed.map(({ page, position }) => `${position}:${page.id}`)].join("|");
+  if (key === trackKey) return;
+  trackKey = key;
   track.replaceChildren();
   for (const { page, position } of placed) {
     const card = document.createElement("div");
@@ -348,7 +379,6 @@ function renderPages(s, placed, pageOffset) {
     }
     track.appendChild(card);
   }
-  track.style.transform = vertical ? `translateY(${-pageOffset}px)` : `translateX(${-pageOffset}px)`;
 }
 
 // The current page, its preloaded neighbours, and copies one period away so a loop's seam shows
@@ -466,11 +496,32 @@ function pagerKeydown(event) {
   move(pager.actions[at] === "increment" ? "next" : "previous");
 }
 
+// MARK: Swipes
+
 function startDrag(event) {
-  if (!session || session.state.empty || animating) return;
-  drag = { session, startX: event.clientX, startY: event.clientY, progress: 0, frame: 0, sending: null, dirty: false };
+  if (!session || session.state.empty || animating || settling || !session.settings) return;
+  const target = session;
+  drag = {
+    session: target,
+    startX: event.clientX,
+    startY: event.clientY,
+    swipe: target.drag({ draw: (view, members, progress) => drawSwipe(target, view, progress) }),
+  };
   $("viewport").setPointerCapture(event.pointerId);
   $("viewport").classList.add("dragging");
+}
+
+/** One frame of a swipe: the state as the server will answer it for this progress. */
+function drawSwipe(target, view, progress) {
+  if (session !== target) return;
+  render(view);
+  if (!window.pagerdDemo.trace) return;
+  const strip = $("tabstrip").getBoundingClientRect();
+  const pieces = [...document.querySelectorAll(".indicator-segment")].map((piece) => {
+    const box = piece.getBoundingClientRect();
+    return { x: box.left - strip.left, width: box.width };
+  });
+  window.pagerdDemo.frames.push({ progress, state: target.state, settings: target.settings, drawn: pieces, at: performance.now() });
 }
 
 function moveDrag(event) {
@@ -481,38 +532,59 @@ function moveDrag(event) {
   if (s.orientation === "vertical") travel = (drag.startY - event.clientY) / s.viewport.height;
   else if (s.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / s.viewport.width;
   else travel = (drag.startX - event.clientX) / s.viewport.width;
-  drag.progress = Math.max(-1, Math.min(1, travel));
-  // At most one report per animation frame, and never two in flight at once.
-  if (!drag.frame) drag.frame = requestAnimationFrame(() => { if (drag) { drag.frame = 0; report(); } });
+  // Drawn on the next frame from the prediction; the server hears of it a few times a second.
+  drag.swipe.move(Math.max(-1, Math.min(1, travel)));
 }
 
-/** Sends the drag's progress; a report asked for while one is in flight is sent after it. */
-function report() {
-  if (!drag) return;
-  if (drag.sending) { drag.dirty = true; return; }
-  const current = drag;
-  current.sending = attempt(() => current.session.scroll({ progress: current.progress })).then(() => {
-    current.sending = null;
-    if (current.dirty && drag === current) { current.dirty = false; report(); }
-  });
-}
-
-async function endDrag() {
+/**
+ * Lets go (or, when the browser took the pointer away, gives up: the page goes back): the page
+ * settles at once the way the server will decide (a short animation drawn from the prediction),
+ * while the release is sent; then the server's state is drawn.
+ */
+async function endDrag(event) {
   if (!drag) return;
   const finished = drag;
   drag = null;
   $("viewport").classList.remove("dragging");
-  if (finished.frame) cancelAnimationFrame(finished.frame);
-  if (finished.sending) await finished.sending;
-  if (finished.progress === 0) return;
   const target = finished.session;
-  await attempt(() => target.scroll({ progress: finished.progress }));
-  // A pull past an end (a rubber band) counts as completed from a quarter of the page; the
-  // server then asks for the trailing action, if the pager offers one there.
-  const pulled = target.state.overscroll;
-  const completed = Math.abs(finished.progress) > (pulled ? 0.25 : 0.5);
-  const released = await attempt(() => target.end(completed));
-  if (released && released.actionRequested && released.actionRequested.id === "add-bottle") await addBottle();
+  const from = target.state;
+  const released = event.type === "pointercancel" ? finished.swipe.cancel() : finished.swipe.release();
+  const play = settle(target, from, finished.swipe.drawn, finished.swipe.settle);
+  settling = Promise.all([released, play]);
+  let result = null;
+  try {
+    [result] = await settling;
+  } finally {
+    settling = null;
+    if (session === target && !animating) render(target.state);
+  }
+  if (result && result.actionRequested && result.actionRequested.id === "add-bottle") await addBottle();
+}
+
+/**
+ * The settle animation: from the release's progress to where the page lands (the target page,
+ * or back), in 200 ms; `drawn` is the last frame the swipe drew.
+ */
+function settle(target, from, drawn, { completed, progress }) {
+  const settings = target.settings;
+  const to = completed && drawn && drawn.transition ? Math.sign(progress) : 0;
+  if (!settings || !drawn || progress === to) return Promise.resolve();
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / 200);
+      const eased = 1 - (1 - t) ** 3;
+      if (session !== target) return resolve();
+      try {
+        render(withScroll(from, predictScroll(from, settings, { progress: progress + (to - progress) * eased })));
+      } catch {
+        return resolve();
+      }
+      if (t < 1) requestAnimationFrame(step);
+      else resolve();
+    };
+    requestAnimationFrame(step);
+  });
 }
 
 async function patchSettings(patch) {

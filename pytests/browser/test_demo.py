@@ -238,19 +238,20 @@ def test_right_to_left_vertical_and_a_pull_past_the_last_bottle(pagerd, browser)
     wait_for(browser, lambda d: "translateY(-840px)" in d.find_element(By.ID, "track").get_attribute("style"))
     shot(browser, "9-vertical")
 
-    # PiggyBank with a rubber band: pulling past the last bottle bounces, and letting go asks for
-    # a new bottle, which the page adds and shows.
+    # PiggyBank with a rubber band: pulling past the last bottle bounces, and letting go past half
+    # a page (the release rule: past half way, or a flick) asks for a new bottle, which the page
+    # adds and shows.
     bank = create_in_page(browser, "piggybank")
     wait_for(browser, lambda d: d.find_element(By.ID, "empty-action").is_displayed())
     browser.find_element(By.ID, "empty-action").click()
     wait_for(browser, lambda d: state_of(pagerd, bank)["pageCount"] == 1)
     browser.find_element(By.ID, "rubber-band").click()
     wait_for(browser, lambda d: d.find_element(By.ID, "rubber-band").get_attribute("aria-pressed") == "true")
-    drag(browser, (150, 0), 6, (-26, 0))  # 156 px left past the end: progress 0.4
-    wait_for(browser, lambda d: (state_of(pagerd, bank).get("overscroll") or {}).get("progress") == pytest.approx(0.4, abs=0.01))
+    drag(browser, (150, 0), 6, (-39, 0))  # 234 px left past the end: progress 0.6
+    wait_for(browser, lambda d: (state_of(pagerd, bank).get("overscroll") or {}).get("progress") == pytest.approx(0.6, abs=0.01))
     assert state_of(pagerd, bank)["overscroll"]["edge"] == "end"
-    wait_for(browser, lambda d: "translateX(-156px)" in d.find_element(By.ID, "track").get_attribute("style")
-             or "translateX(-156." in d.find_element(By.ID, "track").get_attribute("style"))
+    wait_for(browser, lambda d: "translateX(-234px)" in d.find_element(By.ID, "track").get_attribute("style")
+             or "translateX(-234." in d.find_element(By.ID, "track").get_attribute("style"))
     shot(browser, "10-piggybank-pulled")
     ActionChains(browser).release().perform()
     wait_for(browser, lambda d: state_of(pagerd, bank)["pageCount"] == 2 and state_of(pagerd, bank)["index"] == 1)
@@ -258,10 +259,12 @@ def test_right_to_left_vertical_and_a_pull_past_the_last_bottle(pagerd, browser)
     shot(browser, "11-piggybank-new-bottle")
 
 
-def test_client_module_commands_retries_and_events(pagerd, browser):
+def test_client_module_commands_conflicts_and_events(pagerd, browser):
     """web/pagerd.js, the module for web apps, in a real browser: a command that meets another
-    client's change (412) is sent again at the newer version, events reach the session's state
-    (with their cause), and following again resumes from the version held."""
+    client's change (412) is not sent again behind the caller's back: it fails with
+    version_mismatch, carrying the current state, which the session keeps; sent again by the
+    caller, it applies. Events reach the session's state (with their cause), and following again
+    resumes from the version held."""
     browser.get(f"http://127.0.0.1:{pagerd.port}/")
     browser.set_script_timeout(20)
     result = browser.execute_async_script("""
@@ -277,13 +280,17 @@ def test_client_module_commands_retries_and_events(pagerd, browser):
           const b = await client.open(a.id);
           const log = {};
           await b.next();                        // version 2, by another client
-          const retried = await a.next();        // sent at version 1: 412, read again, sent at 2
-          log.retried = [retried.version, retried.index, a.version];
+          try { await a.next(); } catch (error) { // sent at version 1: 412, nothing changed
+            log.conflict = [error instanceof PagerdError, error.status, error.code, error.state.version, error.state.index, a.version];
+          }
+          const again = await a.next();          // the caller's choice: sent at version 2
+          log.again = [again.version, again.index, a.version];
           const changes = [];
           a.addEventListener("change", (e) => changes.push([e.detail.kind, e.detail.state.version, e.detail.cause]));
           a.follow();
           await new Promise((r) => setTimeout(r, 300));
-          await b.previous();                    // version 4, seen through the stream
+          await b.refresh();                     // b reads version 3 (not followed: no events)
+          await b.previous();                    // version 4, seen through a's stream
           log.followed = await until(() => a.version === 4);
           a.unfollow();
           await b.next();                        // version 5, while a does not follow
@@ -298,7 +305,8 @@ def test_client_module_commands_retries_and_events(pagerd, browser):
         })().catch((error) => done({ failure: String(error) }));
     """)
     assert "failure" not in result, result
-    assert result["retried"] == [3, 2, 3]
+    assert result["conflict"] == [True, 412, "version_mismatch", 2, 1, 2]
+    assert result["again"] == [3, 2, 3]
     assert result["followed"] is True and result["resumed"] is True
     assert result["changes"][0] == ["pageChanged", 4, "request"]
     assert result["changes"][-1][:2] == ["state", 5]

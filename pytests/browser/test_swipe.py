@@ -1,0 +1,129 @@
+"""A swipe in the demo, drawn on the page from predictScroll: a 400 ms drag costs at most six
+requests, every frame's indicator is where the prediction (and the server, asked afterwards)
+puts it for that progress, and a second browser watching the session sees the swipe and its
+settle."""
+import json
+import re
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from test_demo import browser, current_tab, open_page, second_browser, shot, wait_for  # noqa: F401 (fixtures)
+
+SWIPE_ROUTES = ("/v1/sessions/{id}/scroll", "/v1/sessions/{id}/transition")
+
+
+def swipe_requests(server):
+    """How many scroll and transition requests the server has answered, from /metrics."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics") as response:
+        text = response.read().decode()
+    total = 0
+    for route in SWIPE_ROUTES:
+        match = re.search(r'pagerd_http_request_duration_seconds_count\{route="' + re.escape(route) + r'"\} (\d+)', text)
+        total += int(match.group(1)) if match else 0
+    return total
+
+
+def settings_of(server, sid):
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/v1/sessions/{sid}/settings") as response:
+        return json.loads(response.read())
+
+
+def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, browser, second_browser):
+    definition = {"template": "mall", "tabBar": {"layout": "scrollable", "indicator": {"style": "elastic"},
+                                                 "title": {"scale": 0.85}}}
+    status, _, created = pagerd.json("POST", "/v1/sessions", definition)
+    assert status == 201, created
+    sid = created["id"]
+    base = f"http://127.0.0.1:{pagerd.port}/"
+    for driver in (browser, second_browser):
+        assert open_page(driver, f"{base}?session={sid}") == sid
+        wait_for(driver, lambda d: current_tab(d) == 0)
+        driver.execute_script("window.pagerdDemo.trace = true;")
+    # The page reads the settings once, when it opens the session; a swipe needs them.
+    wait_for(browser, lambda d: d.execute_script(
+        "return document.getElementById('fact-version').textContent === '1'"))
+
+    # The page's own log of the swipe's requests and pointer moves (times in ms), for the failure message.
+    browser.execute_script("""
+        window.swipeLog = [];
+        const original = window.fetch;
+        window.fetch = (url, init) => {
+          if (/scroll|transition/.test(String(url))) window.swipeLog.push([Math.round(performance.now()), init.body]);
+          return original(url, init);
+        };
+        for (const kind of ['pointerdown', 'pointermove', 'pointerup']) {
+          document.getElementById('viewport').addEventListener(kind,
+            () => window.swipeLog.push([Math.round(performance.now()), kind]));
+        }""")
+    before = swipe_requests(pagerd)
+    viewport = browser.find_element(By.ID, "viewport")
+    # Each move takes one tick of the browser's input (one frame, about 16.7 ms): 24 moves are a
+    # 400 ms drag, 216 px of a 390 px page (progress 0.55), let go at speed.
+    actions = ActionChains(browser, duration=0)
+    actions.move_to_element_with_offset(viewport, 150, 0).click_and_hold()
+    for _ in range(24):
+        actions.move_by_offset(-9, 0)
+    actions.release()
+    actions.perform()
+    wait_for(browser, lambda d: current_tab(d) == 1)
+    state = pagerd.json("GET", f"/v1/sessions/{sid}")[2]
+    assert (state["index"], state["transition"]) == (1, None)
+    spent = swipe_requests(pagerd) - before
+    log = browser.execute_script("return window.swipeLog;")
+    down = next(at for at, what in log if what == "pointerdown")
+    up = next(at for at, what in log if what == "pointerup")
+    lasted = up - down
+    print(f"\na {lasted} ms swipe in the demo: {spent} requests")
+    # One report when it starts, at most one per 100 ms after that, and the release: at most six
+    # for a drag shorter than 500 ms. (A browser slowed down by a busy machine may stretch the
+    # drag; the rate still holds.)
+    assert 2 <= spent <= 2 + lasted // 100, log
+    if lasted < 500:
+        assert spent <= 6, log
+    shot(browser, "15-swipe-settled")
+
+    # Every frame drawn: the indicator's pieces on the page are predictScroll's for the frame's
+    # progress and state (to the layout's precision, 1/64 of a point).
+    frames = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/demo/pagerd.js').then(({ predictScroll }) => {
+          done(window.pagerdDemo.frames.map((frame) => ({
+            progress: frame.progress, drawn: frame.drawn, version: frame.state.version, index: frame.state.index,
+            predicted: predictScroll(frame.state, frame.settings, { progress: frame.progress }).indicator.segments })));
+        });""")
+    assert len(frames) >= 10, frames
+    assert {frame["index"] for frame in frames} == {0}
+    assert any(abs(frame["progress"]) > 0.4 for frame in frames)
+    for frame in frames:
+        assert len(frame["drawn"]) == len(frame["predicted"]), frame
+        for drawn, predicted in zip(frame["drawn"], frame["predicted"]):
+            assert drawn["x"] == pytest.approx(predicted["x"], abs=0.02), frame
+            assert drawn["width"] == pytest.approx(predicted["width"], abs=0.02), frame
+
+    # And the server answers the same for each of those progresses, from the state at rest.
+    status, _, twin = pagerd.json("POST", "/v1/sessions", definition)
+    assert status == 201
+    for frame in frames:
+        status, _, answer = pagerd.json("POST", f"/v1/sessions/{twin['id']}/scroll", {"progress": frame["progress"]})
+        assert status == 200
+        segments = [s for s in answer["indicator"]["segments"] if s["width"] > 1e-9]
+        assert len(segments) == len(frame["drawn"]), (frame, answer["indicator"])
+        for drawn, served in zip(frame["drawn"], segments):
+            assert drawn["x"] == pytest.approx(served["x"], abs=0.02)
+            assert drawn["width"] == pytest.approx(served["width"], abs=0.02)
+
+    # The second browser saw the swipe (the reports' events, mid-way) and its settle.
+    wait_for(second_browser, lambda d: current_tab(d) == 1)
+    events = second_browser.execute_script("return window.pagerdDemo.events;")
+    swiping = [e for e in events if e["transition"] and 0 < e["transition"]["progress"] < 1]
+    assert len(swiping) >= 2, events
+    assert all(e["transition"]["to"] == 1 and e["transition"]["direction"] == "forward" for e in swiping)
+    last = events[-1]
+    assert (last["index"], last["transition"]) == (1, None), events
+    if "release" in settings_of(pagerd, sid):
+        # A server that releases by velocity tells every watcher how the swipe settled.
+        assert last["settle"] is not None and last["settle"]["completed"] is True, last
+    shot(second_browser, "16-swipe-watched")

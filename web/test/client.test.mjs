@@ -1,0 +1,305 @@
+// The client side of web/pagerd.js in Node (node --test): errors, cancellation, conflicts and
+// event streams against a running pagerd (PAGERD_URL, and PAGERD_AUTH_URL for one that requires
+// the token "secret"), and the failures pagerd never sends (a proxy's HTML page, a reset
+// connection, a stream refused with 403) against a small fake server started here.
+import assert from "node:assert/strict";
+import http from "node:http";
+import { after, before, describe, test } from "node:test";
+import { PagerdClient, PagerdError, Session } from "../pagerd.js";
+
+const PAGERD = process.env.PAGERD_URL;
+const AUTH = process.env.PAGERD_AUTH_URL;
+
+/** A fetch that counts requests by "METHOD path" and remembers their headers. */
+function countingFetch() {
+  const calls = [];
+  const fetcher = (input, init = {}) => {
+    calls.push({ method: init.method ?? "GET", path: new URL(input).pathname, headers: init.headers ?? {} });
+    return fetch(input, init);
+  };
+  return { fetcher, calls };
+}
+
+/** Waits until `condition()` holds (up to 5 s); answers whether it did. */
+async function until(condition, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+  return condition();
+}
+
+/** The next `type` event of `target`. */
+function next(target, type) {
+  return new Promise((resolve) => target.addEventListener(type, resolve, { once: true }));
+}
+
+describe("against pagerd", () => {
+  const client = new PagerdClient({ baseURL: PAGERD });
+
+  test("a refusal is a PagerdError with the problem's status, code, field and detail", async () => {
+    const session = await client.create({ template: "media" });
+    const error = await session.select(9).catch((e) => e);
+    assert.ok(error instanceof PagerdError && error instanceof Error);
+    assert.equal(error.name, "PagerdError");
+    assert.equal(error.status, 422);
+    assert.equal(error.code, "index_out_of_range");
+    assert.equal(error.field, "index");
+    assert.match(error.detail, /\S/);
+    assert.equal(error.problem.code, "index_out_of_range");
+    const missing = await client.open("no-such-session").catch((e) => e);
+    assert.deepEqual([missing.status, missing.code], [404, "session_not_found"]);
+    const bad = await client.create({ template: "media", swipe: "sideways" }).catch((e) => e);
+    assert.deepEqual([bad.status, bad.code, bad.field], [400, "invalid_request", "swipe"]);
+  });
+
+  test("a conflict (412) is not sent again: it fails with the current state, which the session keeps", async () => {
+    const counting = countingFetch();
+    const mine = await new PagerdClient({ baseURL: PAGERD, fetch: counting.fetcher }).create({ template: "media" });
+    const other = await client.open(mine.id);
+    await other.next(); // version 2, index 1
+    const changes = [];
+    mine.addEventListener("change", (event) => changes.push(event.detail.state.version));
+    const error = await mine.next().catch((e) => e);
+    assert.ok(error instanceof PagerdError);
+    assert.deepEqual([error.status, error.code], [412, "version_mismatch"]);
+    assert.deepEqual([error.state.version, error.state.index], [2, 1]);
+    assert.deepEqual([mine.version, mine.state.index], [2, 1]);
+    assert.deepEqual(changes, [2]);
+    // Nothing was sent again: one POST /next, then one GET of the state.
+    assert.deepEqual(counting.calls.slice(1).map((c) => `${c.method} ${c.path.replace(mine.id, "ID")}`),
+      ["POST /v1/sessions/ID/next", "GET /v1/sessions/ID"]);
+    assert.equal((await other.refresh()).version, 2);
+    // The caller decides: sent again at the version now held, it applies.
+    assert.equal((await mine.next()).index, 2);
+    // Or without If-Match, whatever the version.
+    await other.previous({ ifMatch: false });
+    assert.equal((await mine.previous({ ifMatch: false })).index, 0);
+  });
+
+  test("a cancelled call fails with code aborted and sends nothing", async () => {
+    const session = await client.create({ template: "media" });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await session.next({ signal: controller.signal }).catch((e) => e);
+    assert.ok(error instanceof PagerdError);
+    assert.deepEqual([error.status, error.code], [0, "aborted"]);
+    assert.equal(error.cause.name, "AbortError");
+    assert.equal((await session.refresh()).version, 1);
+    const expired = AbortSignal.timeout(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const timedOut = await client.templates({ signal: expired }).catch((e) => e);
+    assert.deepEqual([timedOut.code, timedOut.cause.name], ["aborted", "TimeoutError"]);
+  });
+
+  test("the event stream brings every change and its cause, and settings that changed", async () => {
+    const session = await client.create({ template: "media" });
+    await session.loadSettings();
+    const other = await client.open(session.id);
+    const opened = next(session, "open");
+    session.follow();
+    await opened;
+    const changed = next(session, "change");
+    await other.next();
+    const { detail } = await changed;
+    assert.deepEqual([detail.kind, detail.cause, detail.state.index, session.version], ["pageChanged", "request", 1, 2]);
+    // A PATCH by another client: the session reads its settings again by itself.
+    const reread = next(session, "settings");
+    await other.patch({ tabBar: { indicator: { style: "elastic" } } });
+    assert.equal((await reread).detail.settings.tabBar.indicator.style, "elastic");
+    assert.equal(session.settings.tabBar.indicator.style, "elastic");
+    assert.ok(session.settingsCurrent);
+    // A DELETE ends the stream with "deleted".
+    const deleted = next(session, "deleted");
+    await other.delete({ ifMatch: false });
+    assert.equal((await deleted).detail.cause, "request");
+    assert.equal(session.following, false);
+  });
+
+  test("a stream of a session that does not exist stops at once (404) and says why", async () => {
+    const counting = countingFetch();
+    const session = new Session(new PagerdClient({ baseURL: PAGERD, fetch: counting.fetcher }), { id: "gone-for-good-0000000000", version: 1 });
+    const stopped = next(session, "stopped");
+    session.follow();
+    const { detail } = await stopped;
+    assert.ok(detail.error instanceof PagerdError);
+    assert.deepEqual([detail.error.status, detail.error.code], [404, "session_not_found"]);
+    assert.equal(session.following, false);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(counting.calls.length, 1);
+  });
+
+  test("unfollow() and a signal stop the stream", async () => {
+    const session = await client.create({ template: "media" });
+    const controller = new AbortController();
+    const opened = next(session, "open");
+    session.follow({ signal: controller.signal });
+    await opened;
+    controller.abort();
+    assert.equal(session.following, false);
+    const other = await client.open(session.id);
+    await other.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(session.version, 1);
+  });
+
+  test("with a server that requires a token: 401 without it, a stream refused with 401 stops", { skip: !AUTH }, async () => {
+    const refused = await new PagerdClient({ baseURL: AUTH }).create({ template: "media" }).catch((e) => e);
+    assert.deepEqual([refused.status, refused.code], [401, "unauthorized"]);
+    const owner = await new PagerdClient({ baseURL: AUTH, token: "secret" }).create({ template: "media" });
+    const counting = countingFetch();
+    const stranger = new Session(new PagerdClient({ baseURL: AUTH, token: "wrong", fetch: counting.fetcher }), owner.state);
+    const stopped = next(stranger, "stopped");
+    stranger.follow();
+    const { detail } = await stopped;
+    assert.deepEqual([detail.error.status, detail.error.code], [401, "unauthorized"]);
+    assert.equal(stranger.following, false);
+    assert.equal(counting.calls[0].headers.Authorization, "Bearer wrong");
+    // With the token the stream opens and follows.
+    const opened = next(owner, "open");
+    owner.follow();
+    await opened;
+    assert.equal(owner.following, true);
+    owner.unfollow();
+  });
+});
+
+describe("against a fake server", () => {
+  let fake;
+  let base;
+  const seen = { flaky: 0, lastEventIDs: [] };
+
+  before(async () => {
+    fake = http.createServer((request, response) => {
+      const path = new URL(request.url, "http://x").pathname;
+      const problem = (status, code) => {
+        response.writeHead(status, { "Content-Type": "application/problem+json" });
+        response.end(JSON.stringify({ type: "about:blank", title: "x", status, detail: `${code} here`, code }));
+      };
+      const stream = (text) => {
+        response.writeHead(200, { "Content-Type": "text/event-stream" });
+        response.write(text);
+      };
+      const state = (version) => JSON.stringify({ id: path.split("/")[3], version, index: 0 });
+      switch (path) {
+        case "/html502":
+          response.writeHead(502, { "Content-Type": "text/html" });
+          return response.end("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>");
+        case "/html200":
+          response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+          return response.end("<!doctype html><p>Welcome to the portal</p>");
+        case "/truncated":
+          response.writeHead(200, { "Content-Type": "application/json" });
+          return response.end('{"id": "s", "vers');
+        case "/not-a-problem":
+          response.writeHead(500, { "Content-Type": "application/json" });
+          return response.end('{"error": "boom"}');
+        case "/reset":
+          return request.socket.destroy();
+        case "/slow":
+          return setTimeout(() => response.end("{}"), 3000);
+        case "/v1/sessions/forbidden/events":
+          return problem(403, "forbidden");
+        case "/v1/sessions/flaky/events":
+          seen.flaky += 1;
+          seen.lastEventIDs.push(request.headers["last-event-id"]);
+          if (seen.flaky === 1) return problem(503, "at_capacity");
+          if (seen.flaky === 2) {
+            // One event split across writes, then the stream ends: it is opened again from version 2.
+            stream("retry: 2000\n\n: heartbeat\n\nid: 2\nevent: pageCh");
+            return setTimeout(() => { response.end(`anged\ndata: ${state(2)}\n\n`); }, 20);
+          }
+          return stream(`id: 3\r\nevent: pageChanged\r\ndata: ${state(3)}\r\n\r\n`);
+        case "/v1/sessions/expiring/events":
+          stream(`event: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
+          return response.end();
+        default:
+          return problem(404, "not_found");
+      }
+    });
+    await new Promise((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${fake.address().port}`;
+  });
+
+  after(() => {
+    fake.closeAllConnections();
+    fake.close();
+  });
+
+  test("a proxy's HTML page keeps its status: unexpected_response", async () => {
+    const client = new PagerdClient({ baseURL: base });
+    const error = await client.request("GET", "/html502").catch((e) => e);
+    assert.ok(error instanceof PagerdError);
+    assert.deepEqual([error.status, error.code], [502, "unexpected_response"]);
+    assert.match(error.detail, /502 Bad Gateway/);
+    assert.doesNotMatch(error.detail, /</);
+    const ok = await client.request("GET", "/html200").catch((e) => e);
+    assert.deepEqual([ok.status, ok.code], [200, "unexpected_response"]);
+    assert.match(ok.detail, /Welcome to the portal/);
+  });
+
+  test("JSON that does not parse, or an error that is not a problem, is unexpected_response", async () => {
+    const client = new PagerdClient({ baseURL: base });
+    const truncated = await client.request("GET", "/truncated").catch((e) => e);
+    assert.deepEqual([truncated.status, truncated.code], [200, "unexpected_response"]);
+    assert.ok(truncated.cause instanceof SyntaxError);
+    const other = await client.request("GET", "/not-a-problem").catch((e) => e);
+    assert.deepEqual([other.status, other.code], [500, "unexpected_response"]);
+    assert.match(other.detail, /boom/);
+  });
+
+  test("no answer is network_error, with the TypeError as cause", async () => {
+    const reset = await new PagerdClient({ baseURL: base }).request("GET", "/reset").catch((e) => e);
+    assert.ok(reset instanceof PagerdError);
+    assert.deepEqual([reset.status, reset.code], [0, "network_error"]);
+    assert.ok(reset.cause instanceof TypeError);
+    const closed = http.createServer();
+    await new Promise((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = closed.address().port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await new PagerdClient({ baseURL: `http://127.0.0.1:${port}` }).open("x").catch((e) => e);
+    assert.deepEqual([refused.status, refused.code], [0, "network_error"]);
+    assert.ok(refused.cause instanceof TypeError);
+  });
+
+  test("a call cancelled while it waits fails with aborted", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 30);
+    const error = await new PagerdClient({ baseURL: base }).request("GET", "/slow", { signal: controller.signal }).catch((e) => e);
+    assert.deepEqual([error.status, error.code], [0, "aborted"]);
+    assert.equal(error.cause.name, "AbortError");
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  test("a stream refused with 403 stops, reporting the problem", async () => {
+    const session = new Session(new PagerdClient({ baseURL: base }), { id: "forbidden", version: 1 });
+    const stopped = next(session, "stopped");
+    session.follow();
+    const { detail } = await stopped;
+    assert.deepEqual([detail.error.status, detail.error.code], [403, "forbidden"]);
+    assert.equal(session.following, false);
+  });
+
+  test("a stream that fails (503) or ends is opened again from the last version seen", async () => {
+    const session = new Session(new PagerdClient({ baseURL: base }), { id: "flaky", version: 1, index: 0 });
+    const errors = [];
+    session.addEventListener("error", (event) => errors.push(event.detail.error));
+    const kinds = [];
+    session.addEventListener("change", (event) => kinds.push([event.detail.kind, event.detail.state.version]));
+    session.follow();
+    assert.ok(await until(() => session.version === 3));
+    session.unfollow();
+    assert.deepEqual([errors.length, errors[0].status, errors[0].code], [1, 503, "at_capacity"]);
+    assert.deepEqual(kinds, [["pageChanged", 2], ["pageChanged", 3]]);
+    assert.deepEqual(seen.lastEventIDs, ["1", "1", "2"]);
+  });
+
+  test("a stream whose token expired stops with token_expired", async () => {
+    const session = new Session(new PagerdClient({ baseURL: base }), { id: "expiring", version: 0 });
+    const stopped = next(session, "stopped");
+    session.follow();
+    const { detail } = await stopped;
+    assert.equal(detail.error.code, "token_expired");
+    assert.equal(session.version, 1);
+    assert.equal(session.following, false);
+  });
+});
