@@ -42,6 +42,7 @@ extension APIError {
                 case .server: "The server serves"
                 case .session: "This session has"
                 case .address: "Your address has"
+                case .addressInSession: "Your address has this session's share:"
                 }
             self.init(
                 status: 503, code: "at_capacity", detail: "\(whose) its limit of \(limit) event streams.",

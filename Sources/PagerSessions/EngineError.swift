@@ -32,4 +32,6 @@ public enum SubscriberScope: String, Sendable, Equatable {
     case session
     /// The subscribers from one client address.
     case address
+    /// The subscribers of one session from one client address.
+    case addressInSession
 }

@@ -23,6 +23,10 @@ public struct EngineLimits: Sendable, Equatable {
     /// anything: when it is full, a read writes the document without keeping it.
     public var readCacheBudgetBytes: Int { memoryBudgetBytes / 8 }
 
+    /// Event-stream subscribers of one session from one client address at once: half the
+    /// session's places (rounded up), so that one client never holds them all.
+    public var maxSubscribersPerSessionAddress: Int { (maxSubscribersPerSession + 1) / 2 }
+
     /// The default ``memoryBudgetBytes``: 512 MiB.
     public static let defaultMemoryBudgetBytes = 512 << 20
 

@@ -10,6 +10,11 @@ extension PagerEngine {
     /// Subscribes to the changes of session `id` for a client at `address`. A prompt reader sees
     /// every change; a slow one gets coalesced updates ending at the newest state. It ends after
     /// `deleted`, or when the subscriber cancels.
+    ///
+    /// Besides the limits of the server, of the session and of the address, one address holds at
+    /// most ``EngineLimits/maxSubscribersPerSessionAddress`` of a session's streams (half of
+    /// them), so that one client cannot take every place and lock the session's other watchers
+    /// out.
     public func subscribe(to id: SessionID, from address: String = "") throws(EngineError) -> Subscription {
         let now = clock.now()
         guard let session = liveSession(id, now: now), session.acceptsCommands, let durable = session.durable else {
@@ -17,6 +22,10 @@ extension PagerEngine {
         }
         guard session.subscribers.count < limits.maxSubscribersPerSession else {
             throw .tooManySubscribers(limit: limits.maxSubscribersPerSession, scope: .session)
+        }
+        let share = limits.maxSubscribersPerSessionAddress
+        guard session.subscribersByAddress[address, default: 0] < share else {
+            throw .tooManySubscribers(limit: share, scope: .addressInSession)
         }
         guard EngineAccounts.reserve(accounts.subscribers, 1, limit: limits.maxSubscribers) else {
             throw .tooManySubscribers(limit: limits.maxSubscribers, scope: .server)
@@ -30,6 +39,7 @@ extension PagerEngine {
         let token = nextSubscriberID
         nextSubscriberID += 1
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
+        session.subscribersByAddress[address, default: 0] += 1
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
         watched[id] = session
@@ -50,6 +60,8 @@ extension PagerEngine {
         }
         EngineAccounts.release(accounts.subscribers, 1)
         accounts.releaseAddress(subscriber.address)
+        let left = session.subscribersByAddress[subscriber.address, default: 1] - 1
+        session.subscribersByAddress[subscriber.address] = left > 0 ? left : nil
         session.lastUsed = clock.now()
         if session.subscribers.isEmpty, !session.isLinked {
             idleOrder.append(session, at: session.lastUsed)

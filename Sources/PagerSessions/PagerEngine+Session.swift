@@ -36,6 +36,8 @@ extension PagerEngine {
         /// When the store last recorded a use (engine clock).
         var storedUse: Double
         var subscribers: [Int: Subscriber] = [:]
+        /// How many of `subscribers` each client address holds.
+        var subscribersByAddress: [String: Int] = [:]
         /// Neighbours in `idleOrder`. Unowned: the table holds every session strongly (two strong
         /// links would make every linked pair a cycle), and a session leaves the list before it
         /// leaves the table.

@@ -167,6 +167,32 @@ struct EngineLimitTests {
         #expect(held.count == 5)
     }
 
+    @Test("one address holds at most half of a session's places; others still get the rest, and a leaver frees its place")
+    func addressShareOfASession() async throws {
+        let engine = Self.engine(
+            EngineLimits(maxSubscribers: 100, maxSubscribersPerSession: 32, maxSubscribersPerAddress: 100))
+        let id = try await engine.create(Self.onePage).id
+        var held: [Subscription] = []
+        for _ in 0..<16 { held.append(try await engine.subscribe(to: id, from: "10.0.0.1")) }
+        await #expect(throws: EngineError.tooManySubscribers(limit: 16, scope: .addressInSession)) {
+            try await engine.subscribe(to: id, from: "10.0.0.1")
+        }
+        // The 33rd watcher of the issue: another address still finds the other half free.
+        for other in 2...17 { held.append(try await engine.subscribe(to: id, from: "10.0.0.\(other)")) }
+        await #expect(throws: EngineError.tooManySubscribers(limit: 32, scope: .session)) {
+            try await engine.subscribe(to: id, from: "10.0.0.99")
+        }
+        // Another session takes the same address up to its own share.
+        let other = try await engine.create(Self.onePage).id
+        held.append(try await engine.subscribe(to: other, from: "10.0.0.1"))
+        // A place given back by the first address is its own again.
+        await engine.unsubscribe(held[0].token, from: id)
+        held.append(try await engine.subscribe(to: id, from: "10.0.0.1"))
+        #expect(engine.subscriberTotal == 33)
+        // With one place per session the share is that place.
+        #expect(EngineLimits(maxSubscribersPerSession: 1).maxSubscribersPerSessionAddress == 1)
+    }
+
     @Test("the memory budget refuses creates and growth with nothing changed, and frees with deletes")
     func memoryBudget() async throws {
         let blob: JSONObject = ["text": .string(String(repeating: "m", count: 3000))]
