@@ -58,8 +58,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            plugins: ["EmbedOpenAPI"]
         ),
+        // openapi.json, the contract written by hand, compiled into PagerAPI at build time.
+        .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .target(
             name: "PagerApp",
             dependencies: [
@@ -94,7 +98,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + (target.type == .test ? swiftSettings : strictSettings)
 }
 
