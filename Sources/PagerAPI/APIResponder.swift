@@ -154,7 +154,7 @@ public struct APIResponder: HTTPResponder {
             if let refusal = authorizationRefusal(for: pattern, request) { return (refusal, pattern) }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
-                status: 405, code: "method_not_allowed",
+                status: 405, code: .methodNotAllowed,
                 detail: "\(request.method.rawValue) is not allowed on '\(request.path)'; allowed: \(allow).",
                 headers: [(.allow, allow)])
             return (error.response, pattern)
@@ -190,7 +190,7 @@ public struct APIResponder: HTTPResponder {
             header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingASCIISpaces() : ""
         if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
         return APIError(
-            status: 401, code: "unauthorized",
+            status: 401, code: .unauthorized,
             detail: header.isEmpty
                 ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
             headers: [
@@ -210,7 +210,7 @@ public struct APIResponder: HTTPResponder {
         router.add(.get, "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
                 throw APIError(
-                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [(.retryAfter, "1")]
+                    status: 503, code: .notReady, detail: "The service is not ready.", headers: [(.retryAfter, "1")]
                 )
             }
             return jsonResponse(["status": "ready"])

@@ -12,7 +12,7 @@ extension Request {
         let contentType = headers.value(of: .contentType) ?? ""
         guard Self.isJSONMediaType(contentType) else {
             throw APIError(
-                status: 415, code: "unsupported_media_type",
+                status: 415, code: .unsupportedMediaType,
                 detail: contentType.isEmpty
                     ? "A request body needs 'Content-Type: application/json'."
                     : "Content-Type '\(contentType)' is not accepted; send application/json.")
@@ -21,7 +21,7 @@ extension Request {
         do {
             value = try JSONParser.parse(body)
         } catch {
-            throw APIError(status: 400, code: "invalid_json", detail: "The body is not valid JSON: \(error).")
+            throw APIError(status: 400, code: .invalidJSON, detail: "The body is not valid JSON: \(error).")
         }
         guard let object = value.objectValue else {
             throw APIError.invalidRequest("The body must be a JSON object, not \(value.kindName).")
