@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import PagerModel
 import Testing
@@ -31,6 +32,15 @@ struct ContractTests {
             }
         }
         return schema
+    }
+
+    @Test("the server serves openapi.json as it is in the repository, byte for byte")
+    func embedded() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(contentsOf: root.appending(path: "openapi.json"), encoding: .utf8)
+        #expect(file.hasSuffix("\n") && OpenAPIDocument.text + "\n" == file)
+        #expect(OpenAPIDocument.bytes == Array(OpenAPIDocument.text.utf8))
     }
 
     @Test("the problem codes are ProblemCode's, every one")
