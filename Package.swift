@@ -121,6 +121,13 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
 // Fuzz targets for libFuzzer stay out of the normal build: `make fuzz` sets PAGERD_FUZZ and builds
 // them with `-sanitize=fuzzer,address` in .build-fuzz.
 if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
+    // `make fuzz` passes -sanitize=fuzzer to every target it builds, which would make the
+    // EmbedText tool a fuzzer too (it no longer links): the fuzz build leaves the plugin out, and
+    // its PagerAPI serves an empty document at /openapi.json (OpenAPIDocument.swift).
+    for target in package.targets where target.name == "PagerAPI" {
+        target.plugins = []
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("PAGERD_WITHOUT_OPENAPI")]
+    }
     package.targets.append(contentsOf: [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(

@@ -5,3 +5,10 @@ enum OpenAPIDocument {
     /// The document's bytes, as `/openapi.json` serves them.
     static let bytes: [UInt8] = Array(text.utf8)
 }
+
+#if PAGERD_WITHOUT_OPENAPI
+    extension OpenAPIDocument {
+        /// Fuzz builds (`make fuzz`) are compiled without the EmbedOpenAPI plugin: an empty document.
+        static let text = "{}"
+    }
+#endif
