@@ -40,7 +40,7 @@ extension Page {
 
     static func validateID(_ id: String, field: String) throws(PagerError) {
         guard isValidID(id) else {
-            throw .invalid(field: field, "An id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+            throw .invalid(field: field, "An id is 1 to \(maxIDLength) characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
         }
     }
 
