@@ -13,6 +13,9 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
+# The contract, compiled into the binary by the EmbedOpenAPI plugin (served at /openapi.json).
+COPY Plugins ./Plugins
+COPY openapi.json ./
 RUN swift build -c release --static-swift-stdlib --product pagerd \
     && install -D "$(swift build -c release --static-swift-stdlib --show-bin-path)/pagerd" /out/pagerd
 

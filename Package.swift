@@ -59,8 +59,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            plugins: ["EmbedOpenAPI"]
         ),
+        // openapi.json, the contract written by hand, compiled into PagerAPI at build time.
+        .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["EmbedText"]),
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
         .target(
             name: "PagerApp",
             dependencies: [
@@ -103,7 +107,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + (target.type == .test ? swiftSettings : strictSettings)
 }
 
@@ -126,6 +130,13 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
 // Fuzz targets for libFuzzer stay out of the normal build: `make fuzz` sets PAGERD_FUZZ and builds
 // them with `-sanitize=fuzzer,address` in .build-fuzz.
 if ProcessInfo.processInfo.environment["PAGERD_FUZZ"] != nil {
+    // `make fuzz` passes -sanitize=fuzzer to every target it builds, which would make the
+    // EmbedText tool a fuzzer too (it no longer links): the fuzz build leaves the plugin out, and
+    // its PagerAPI serves an empty document at /openapi.json (OpenAPIDocument.swift).
+    for target in package.targets where target.name == "PagerAPI" {
+        target.plugins = []
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("PAGERD_WITHOUT_OPENAPI")]
+    }
     package.targets.append(contentsOf: [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: swiftSettings),
         .executableTarget(

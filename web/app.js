@@ -35,11 +35,11 @@ let fade = false;
 // The tab buttons, kept from one render to the next so that keyboard focus stays on them.
 const tabButtons = [];
 
-// The title colours the "Title colours" button asks for (tabBar.title, SPEC §5.8): both keep a
+// The title colours the "Title colours" button asks for (tabBar.title, docs/api.md «Tab rendering»): both keep a
 // contrast above 4.5:1 on the white tab bar.
 const TITLE_COLOURS = { color: "#545458", selectedColor: "#0060DF", scale: 0.85, selectedScale: 1 };
 
-// The keys that carry out the pager's platform actions (SPEC §5.9).
+// The keys that carry out the pager's platform actions (docs/api.md, «Accessibility»).
 const ACTION_KEYS = { pageRight: "ArrowRight", pageLeft: "ArrowLeft", pageDown: "ArrowDown", pageUp: "ArrowUp" };
 
 // MARK: Errors and announcements
@@ -62,7 +62,7 @@ function announce(text) {
 }
 
 /** What a page change made elsewhere announces: "{label}, {value}", as the server's
- *  announcements are built (SPEC §5.9). */
+ *  announcements are built (docs/api.md, «Accessibility»). */
 function pageAnnouncement(s) {
   if (!s.page) return "";
   const tab = s.tabs.find((t) => t.index === s.index);
@@ -221,7 +221,7 @@ function render(s, frame = {}) {
     $("empty-action").textContent = s.emptyState.action ? s.emptyState.action.title : "";
     $("empty-action").hidden = !s.emptyState.action;
   }
-  // The live region is silent while auto-advance turns the pages by itself (SPEC §5.9).
+  // The live region is silent while auto-advance turns the pages by itself (docs/api.md, «Accessibility»).
   $("announcer").setAttribute("aria-live", s.accessibility?.liveRegion ?? "polite");
   renderPager(s);
   renderAutoAdvance(s.autoAdvance);
@@ -251,7 +251,7 @@ function render(s, frame = {}) {
 
 /**
  * The tabs: frames, title colour and scale (present when tabBar.title is set), badge, and the
- * server's accessibility descriptor as ARIA (SPEC §5.8, §5.9, §5.12). Only the selected tab is in
+ * server's accessibility descriptor as ARIA (docs/api.md, «Tab rendering», «Accessibility», «Tab icons and badges»). Only the selected tab is in
  * the Tab order; the arrow keys move between tabs.
  */
 function renderTabs(s) {
@@ -304,7 +304,7 @@ function renderTabs(s) {
   });
 }
 
-/** The indicator's pieces, faded by its `alpha` (SPEC §5.8). */
+/** The indicator's pieces, faded by its `alpha` (docs/api.md, «Tab rendering»). */
 function renderIndicator(indicator) {
   const holder = $("indicator");
   holder.replaceChildren();
@@ -397,7 +397,7 @@ function pagesAround(s) {
   return placed;
 }
 
-/** The pager's value under the device, and the keys its actions take (SPEC §5.9). */
+/** The pager's value under the device, and the keys its actions take (docs/api.md, «Accessibility»). */
 function renderPager(s) {
   const pager = s.accessibility?.pager;
   $("pager-value").textContent = pager?.value ?? "";
@@ -406,7 +406,7 @@ function renderPager(s) {
   else $("viewport").removeAttribute("aria-keyshortcuts");
 }
 
-/** The auto-advance control (SPEC §5.10); hidden when the server reports no auto-advance. */
+/** The auto-advance control (docs/api.md, «Auto-advance»); hidden when the server reports no auto-advance. */
 function renderAutoAdvance(auto) {
   const box = $("auto-advance");
   box.hidden = !auto;

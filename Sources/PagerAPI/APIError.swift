@@ -5,7 +5,7 @@ public struct APIError: Error, Sendable, Equatable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// The stable machine-readable code, for example `session_not_found`.
-    public var code: String
+    public var code: ProblemCode
     /// A sentence for people about this occurrence.
     public var detail: String
     /// The request field at fault, for example `pages[3].id`.
@@ -15,7 +15,7 @@ public struct APIError: Error, Sendable, Equatable {
 
     /// Creates an error.
     public init(
-        status: HTTPResponse.Status, code: String, detail: String, field: String? = nil,
+        status: HTTPResponse.Status, code: ProblemCode, detail: String, field: String? = nil,
         headers: [(HTTPField.Name, String)] = []
     ) {
         self.status = status
@@ -44,10 +44,10 @@ public struct APIError: Error, Sendable, Equatable {
 
 extension APIError {
     static func notFound(_ path: String) -> APIError {
-        APIError(status: 404, code: "not_found", detail: "No resource at '\(path)'.")
+        APIError(status: 404, code: .notFound, detail: "No resource at '\(path)'.")
     }
 
     static func invalidRequest(_ detail: String, field: String? = nil) -> APIError {
-        APIError(status: 400, code: "invalid_request", detail: detail, field: field)
+        APIError(status: 400, code: .invalidRequest, detail: detail, field: field)
     }
 }

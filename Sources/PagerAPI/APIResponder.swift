@@ -126,7 +126,7 @@ public struct APIResponder: HTTPResponder {
             cors.allowOrigin(for: origin) == nil
         else { return nil }
         return APIError(
-            status: 403, code: "forbidden",
+            status: 403, code: .forbidden,
             detail: "A page from '\(origin)' may not change sessions: that origin is not in corsOrigins."
         ).response
     }
@@ -156,7 +156,7 @@ public struct APIResponder: HTTPResponder {
             if let refusal = authorizationRefusal(for: pattern, request) { return (.now(refusal), pattern) }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
-                status: 405, code: "method_not_allowed",
+                status: 405, code: .methodNotAllowed,
                 detail: "\(request.method.rawValue) is not allowed on '\(request.path)'; allowed: \(allow).",
                 headers: [(.allow, allow)])
             return (.now(error.response), pattern)
@@ -192,7 +192,7 @@ public struct APIResponder: HTTPResponder {
             header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingASCIISpaces() : ""
         if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
         return APIError(
-            status: 401, code: "unauthorized",
+            status: 401, code: .unauthorized,
             detail: header.isEmpty
                 ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
             headers: [
@@ -212,7 +212,7 @@ public struct APIResponder: HTTPResponder {
         router.add(.get, "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
                 throw APIError(
-                    status: 503, code: "not_ready", detail: "The service is not ready.", headers: [(.retryAfter, "1")]
+                    status: 503, code: .notReady, detail: "The service is not ready.", headers: [(.retryAfter, "1")]
                 )
             }
             return .now(jsonResponse(["status": "ready"]))

@@ -14,14 +14,14 @@ extension Request {
         guard !body.isEmpty else {
             guard contentType.isEmpty || Self.isJSONMediaType(contentType) else {
                 throw APIError(
-                    status: 415, code: "unsupported_media_type",
+                    status: 415, code: .unsupportedMediaType,
                     detail: "Content-Type '\(contentType)' is not accepted; send no body, or application/json.")
             }
             return nil
         }
         guard Self.isJSONMediaType(contentType) else {
             throw APIError(
-                status: 415, code: "unsupported_media_type",
+                status: 415, code: .unsupportedMediaType,
                 detail: contentType.isEmpty
                     ? "A request body needs 'Content-Type: application/json'."
                     : "Content-Type '\(contentType)' is not accepted; send application/json.")
@@ -30,7 +30,7 @@ extension Request {
         do {
             value = try JSONParser.parse(body)
         } catch {
-            throw APIError(status: 400, code: "invalid_json", detail: "The body is not valid JSON: \(error).")
+            throw APIError(status: 400, code: .invalidJSON, detail: "The body is not valid JSON: \(error).")
         }
         guard let object = value.objectValue else {
             throw APIError.invalidRequest("The body must be a JSON object, not \(value.kindName).")

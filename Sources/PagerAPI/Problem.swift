@@ -16,7 +16,7 @@ extension APIError {
         writer.field("detail")
         writer.string(detail)
         writer.field("code")
-        writer.string(code)
+        writer.string(code.rawValue)
         if let field {
             writer.field("field")
             writer.string(field)
@@ -33,18 +33,18 @@ extension HTTPRefusal {
     var apiError: APIError {
         switch self {
         case .bodyTooLarge(let limit):
-            APIError(status: 413, code: "body_too_large", detail: "The request body is larger than \(limit) bytes.")
+            APIError(status: 413, code: .bodyTooLarge, detail: "The request body is larger than \(limit) bytes.")
         case .lengthRequired:
             APIError(
-                status: 411, code: "length_required",
+                status: 411, code: .lengthRequired,
                 detail: "A chunked request body is not accepted; send the body with a Content-Length.")
         case .ambiguousFraming(let reason):
-            APIError(status: 400, code: "invalid_request", detail: "Ambiguous message framing: \(reason).")
+            APIError(status: 400, code: .invalidRequest, detail: "Ambiguous message framing: \(reason).")
         case .malformed(let reason):
-            APIError(status: 400, code: "invalid_request", detail: "Malformed request: \(reason).")
+            APIError(status: 400, code: .invalidRequest, detail: "Malformed request: \(reason).")
         case .shuttingDown:
             APIError(
-                status: 503, code: "shutting_down", detail: "The server is stopping; retry shortly.",
+                status: 503, code: .shuttingDown, detail: "The server is stopping; retry shortly.",
                 headers: [(.retryAfter, "1"), (.connection, "close")])
         }
     }

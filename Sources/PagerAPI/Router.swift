@@ -16,7 +16,7 @@ public struct RouteContext: Sendable {
     /// a programming error, answered as a 500 rather than read as an empty string.
     public func parameter(_ name: String) throws(APIError) -> String {
         guard let value = parameters[name] else {
-            throw APIError(status: 500, code: "internal_error", detail: "The route has no parameter '\(name)'.")
+            throw APIError(status: 500, code: .internalError, detail: "The route has no parameter '\(name)'.")
         }
         return value
     }

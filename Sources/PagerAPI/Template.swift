@@ -22,7 +22,9 @@ public struct Template: Sendable, Equatable {
         try reader.allowOnly(PagerDefinition.members.union(["name", "description", "catalog"]))
         name = try reader.requiredString("name")
         guard Page.isValidID(name) else {
-            throw .invalid(field: "name", "A template name is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+            throw .invalid(
+                field: "name",
+                "A template name is 1 to \(Page.maxIDLength) characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
         }
         description = try reader.string("description") ?? ""
         var catalog: [Page] = []

@@ -17,7 +17,7 @@ struct TemplateRoutes {
         router.add(.get, "/v1/templates/{name}") { context throws(APIError) in
             let name = try context.parameter("name")
             guard let document = documents[name] else {
-                throw APIError(status: 404, code: "template_not_found", detail: "No template is called '\(name)'.")
+                throw APIError(status: 404, code: .templateNotFound, detail: "No template is called '\(name)'.")
             }
             return .now(
                 Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document))

@@ -2,10 +2,13 @@ extension Page {
     /// The most characters a title may have.
     public static let maxTitleLength = 200
 
+    /// The most characters a page, screen, action or template id may have.
+    public static let maxIDLength = 64
+
     /// Whether `id` is 1–64 characters of `[A-Za-z0-9._-]`.
     public static func isValidID(_ id: String) -> Bool {
         let utf8 = id.utf8
-        guard (1...64).contains(utf8.count) else { return false }
+        guard (1...maxIDLength).contains(utf8.count) else { return false }
         return utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -37,7 +40,7 @@ extension Page {
 
     static func validateID(_ id: String, field: String) throws(PagerError) {
         guard isValidID(id) else {
-            throw .invalid(field: field, "An id is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+            throw .invalid(field: field, "An id is 1 to \(maxIDLength) characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
         }
     }
 

@@ -405,7 +405,7 @@ def test_title_colours_scale_and_fade(pagerd, browser):
 
 def test_two_browsers_see_an_auto_advance_tick(pagerd, browser, second_browser):
     """Two browsers on one session: auto-advance started from one page's control turns the page
-    in both, through an event whose cause is autoAdvance (SPEC §5.10)."""
+    in both, through an event whose cause is autoAdvance (docs/api.md, «Auto-advance»)."""
     base = f"http://127.0.0.1:{pagerd.port}/"
     # Two pages and atEnd "stop": the first tick lands on the far end and halts in the same
     # change, so index 1 is where both pages stay.
@@ -545,3 +545,23 @@ def test_axe_finds_no_violations(pagerd, browser):
     browser.find_element(By.ID, "auto-pause").click()
     wait_for(browser, lambda d: auto_control(d)["paused-by"] == "control")
     assert_accessible(browser, "with the auto-advance control")
+
+
+def test_the_page_fits_a_phone(pagerd, browser):
+    """At a phone's width (420 and 360 CSS px) nothing widens the page past the window: the template
+    picker shrinks to the header; at 420 px the whole 390-point device is on screen."""
+    for width in (420, 360):
+        browser.set_window_size(width, 900)
+        open_page(browser, f"http://127.0.0.1:{pagerd.port}/?template=posepicker")
+        wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
+        sizes = browser.execute_script("""
+            const device = document.getElementById('device').getBoundingClientRect();
+            return {scroll: document.scrollingElement.scrollWidth, client: document.documentElement.clientWidth,
+                    window: window.innerWidth, deviceLeft: device.left, deviceRight: device.right,
+                    picker: document.getElementById('template').getBoundingClientRect().right};""")
+        shot(browser, f"phone-{width}")
+        assert sizes["window"] == width
+        assert sizes["scroll"] <= sizes["client"] <= width, sizes
+        assert sizes["picker"] <= sizes["client"], sizes
+        if width == 420:
+            assert sizes["deviceLeft"] >= 0 and sizes["deviceRight"] <= sizes["client"], sizes

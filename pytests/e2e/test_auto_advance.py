@@ -1,4 +1,4 @@
-"""SPEC §5.10 against the real server: ticks driven by its own clock reach every watcher, the
+"""Auto-advance (docs/api.md, «Auto-advance») against the real server: ticks driven by its own clock reach every watcher, the
 control endpoint, and a ticking session kept across kill -9 with the SQLite store."""
 import signal
 import time

@@ -114,7 +114,7 @@ def test_two_subscribers_see_the_same_ids_in_order(pagerd):
     assert [(e[0], e[1]) for e in seen_a] == [(e[0], e[1]) for e in seen_b]
     assert seen_a[0][1] == "transition" and seen_a[1][1] == "pageChanged"
     assert seen_a[-1][2]["version"] == 31 and seen_a[-1][2] == seen_b[-1][2]
-    # SPEC §5.10: every event after the first state event says what caused it.
+    # Every event after the first state event says what caused it (docs/api.md, «Events»).
     assert all(event[2]["cause"] == "request" for event in seen_a)
     pagerd.request("DELETE", f"/v1/sessions/{sid}")
     deleted = a.next_event()

@@ -1,0 +1,126 @@
+import Foundation
+import JSON
+import PagerModel
+import Testing
+
+@testable import PagerAPI
+
+/// openapi.json against the Swift code: the limits it states are the model's constants, and its
+/// problem codes are the ones the server can raise. The document is read from the bytes the
+/// server serves (`OpenAPIDocument.bytes`, embedded at build time).
+@Suite("openapi.json states the limits and problem codes the code enforces")
+struct ContractTests {
+    let document: JSONValue
+
+    init() throws { document = try JSONParser.parse(OpenAPIDocument.bytes) }
+
+    /// The schema at `path` under `components.schemas` (object members, then `properties` of each
+    /// step after the first; `[]` steps into `items`, `?` into the non-null branch of an `anyOf`).
+    func schema(_ name: String, _ path: [String] = []) throws -> JSONValue {
+        var schema = try #require(document["components"]?["schemas"]?[name], "no schema \(name)")
+        for step in path {
+            if schema["anyOf"] != nil {
+                schema = try #require(schema["anyOf"]?.arrayValue?.first { $0["type"] != "null" })
+            }
+            if let reference = schema["$ref"]?.stringValue {
+                let target = String(reference.dropFirst("#/components/schemas/".count))
+                schema = try #require(document["components"]?["schemas"]?[target])
+            }
+            switch step {
+            case "[]": schema = try #require(schema["items"], "\(name): no items at \(step)")
+            default: schema = try #require(schema["properties"]?[step], "\(name): no property \(step)")
+            }
+        }
+        return schema
+    }
+
+    @Test("the server serves openapi.json as it is in the repository, byte for byte")
+    func embedded() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = try String(contentsOf: root.appending(path: "openapi.json"), encoding: .utf8)
+        #expect(file.hasSuffix("\n") && OpenAPIDocument.text + "\n" == file)
+        #expect(OpenAPIDocument.bytes == Array(OpenAPIDocument.text.utf8))
+    }
+
+    @Test("the problem codes are ProblemCode's, every one")
+    func problemCodes() throws {
+        let listed = try #require(schema("ProblemCode")["enum"]?.arrayValue).compactMap(\.stringValue)
+        #expect(listed == ProblemCode.allCases.map(\.rawValue))
+        #expect(try schema("Problem", ["code"])["$ref"] == "#/components/schemas/ProblemCode")
+    }
+
+    @Test("titles and accessibility texts have at most Page.maxTitleLength characters")
+    func texts() throws {
+        let texts: [(String, [String])] = [
+            ("PageInput", ["title"]), ("PageInput", ["accessibilityLabel"]), ("PageInput", ["accessibilityHint"]),
+            ("PagePatch", ["title"]), ("ScreenInput", ["title"]), ("Page", ["accessibilityLabel"]),
+            ("AccessibilityText", ["tabValueFormat"]), ("AccessibilityTextInput", ["lastPageMessage"]),
+        ]
+        for (name, path) in texts {
+            #expect(try schema(name, path)["maxLength"]?.intValue == Page.maxTitleLength, "\(name).\(path)")
+        }
+    }
+
+    @Test("ids follow one pattern, the one Page.isValidID applies")
+    func ids() throws {
+        let pattern = "^[A-Za-z0-9._-]{1,\(Page.maxIDLength)}$"
+        for (name, member) in [
+            ("PageInput", "id"), ("ScreenInput", "id"), ("ActionInput", "id"), ("Page", "id"), ("Template", "name"),
+            ("InsertFromCatalog", "from"), ("SelectByPage", "page"),
+        ] {
+            #expect(try schema(name, [member])["pattern"]?.stringValue == pattern, "\(name).\(member)")
+        }
+        let regex = try Regex(pattern)
+        let longest = String(repeating: "a", count: Page.maxIDLength)
+        for id in ["a", "A.b_c-9", longest, longest + "a", "", "a b", "é", "a/b", "a#", "ab\n"] {
+            #expect(Page.isValidID(id) == (id.wholeMatch(of: regex) != nil), "\(id)")
+        }
+    }
+
+    @Test("lengths in points are at most Page.maxLength")
+    func lengths() throws {
+        let positive: [(String, [String])] = [
+            ("ViewportInput", ["width"]), ("ViewportInput", ["height"]), ("Viewport", ["width"]),
+            ("PageInput", ["tabWidth"]), ("PagePatch", ["tabWidth"]), ("TabBarInput", ["minTabWidth"]),
+            ("TabBarInput", ["charWidth"]), ("IndicatorInput", ["height"]), ("TabBarSettings", ["minTabWidth"]),
+        ]
+        for (name, path) in positive {
+            let length = try schema(name, path)
+            #expect(length["maximum"]?.numberValue == Page.maxLength, "\(name).\(path)")
+            #expect(length["exclusiveMinimum"] == 0, "\(name).\(path)")
+        }
+        for (name, path) in [
+            ("TabBarInput", ["spacing"]), ("TabBarInput", ["inset"]), ("TabBarSettings", ["tabPadding"]),
+        ] {
+            let length = try schema(name, path)
+            #expect(length["maximum"]?.numberValue == Page.maxLength, "\(name).\(path)")
+            #expect(length["minimum"] == 0, "\(name).\(path)")
+        }
+    }
+
+    @Test("icons, badges, intervals, preload and scales have the model's bounds")
+    func otherBounds() throws {
+        for (name, path) in [("TabDecorationInput", ["icon"]), ("TabDecoration", ["icon"]), ("Tab", ["icon"])] {
+            let icon = try schema(name, path)
+            #expect(icon["minLength"] == 1 && icon["maxLength"]?.intValue == TabDecoration.maxIconLength, "\(name)")
+        }
+        let badge = try #require(schema("Badge")["oneOf"]?.arrayValue)
+        #expect(badge.count == 2)
+        #expect(badge.first?["maxLength"]?.intValue == TabDecoration.maxBadgeLength)
+        #expect(badge.last?["minimum"] == 0 && badge.last?["maximum"]?.intValue == TabDecoration.maxCount)
+        for (name, path) in [
+            ("AutoAdvanceInput", ["interval"]), ("AutoAdvance", ["interval"]), ("AutoAdvanceState", ["interval"]),
+        ] {
+            let interval = try schema(name, path)
+            #expect(interval["minimum"]?.intValue == AutoAdvanceSettings.intervals.lowerBound, "\(name)")
+            #expect(interval["maximum"]?.intValue == AutoAdvanceSettings.intervals.upperBound, "\(name)")
+        }
+        for name in ["SettingsPatch", "CreateSession", "Settings"] {
+            #expect(try schema(name, ["preload"])["maximum"]?.intValue == PagerSettings.maxPreload, "\(name)")
+        }
+        for (name, member) in [("TitleStyleInput", "scale"), ("TitleStyle", "selectedScale")] {
+            #expect(try schema(name, [member])["maximum"]?.numberValue == TitleStyle.maxScale, "\(name)")
+        }
+    }
+}

@@ -1,0 +1,212 @@
+"""Every request example in README.md and docs/*.md runs against a fresh server per document, in
+the order written, and its answer is compared with the one shown.
+
+Two forms of example are recognised:
+
+- an ```http block holding a request (`METHOD /path`, header lines, a blank line, a JSON body),
+  followed by an ```http block holding the answer (`HTTP/1.1 200 OK`, the headers to check, a
+  blank line, the JSON body);
+- a ```console block of `$ curl …` lines, each followed by its output (with `-i`, the status
+  line and headers first).
+
+In a shown answer, `"…"` stands for any value (ids, times), `…` as the last member of an object
+or the last element of an array for members or elements left out; numbers compare within 1e-6.
+`$SESSION` is the id of the session the latest create answered with (in paths, bodies and
+headers); `127.0.0.1:8080` is the test server. The answers are also checked against openapi.json.
+"""
+import json
+import re
+import shlex
+
+import pytest
+
+from contract import Contract
+from support import ROOT, Pagerd
+
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
+ANY = "\u2026"
+
+
+class Example:
+    def __init__(self, line, method, path, headers, body, status, expected_headers, expected_body, silent=False):
+        self.line, self.method, self.path, self.headers, self.body = line, method, path, headers, body
+        self.status, self.expected_headers, self.expected_body = status, expected_headers, expected_body
+        # `$ SESSION=$(curl … | jq -r .id)`: run for the session it creates, its output not shown.
+        self.silent = silent
+
+    def __repr__(self):
+        return f"line {self.line}: {self.method} {self.path}"
+
+
+def split_message(text):
+    """(first line, headers, body text) of an HTTP message written in a block."""
+    head, _, body = text.strip().partition("\n\n")
+    lines = head.split("\n")
+    headers = {}
+    for line in filter(None, lines[1:]):
+        name, _, value = line.partition(":")
+        headers[name.strip()] = value.strip()
+    return lines[0].strip(), headers, body.strip()
+
+
+def answer(text):
+    """(status or None, headers, body text) of a shown answer."""
+    if text.startswith("HTTP/"):
+        first, headers, body = split_message(text)
+        return int(first.split()[1]), headers, body
+    return None, {}, text.strip()
+
+
+def curl_request(command):
+    words = shlex.split(command)
+    assert words[0] == "curl", command
+    method, headers, body, url = None, {}, None, None
+    position = 1
+    while position < len(words):
+        word = words[position]
+        if word in ("-X", "--request"):
+            method = words[position + 1]
+            position += 1
+        elif word in ("-H", "--header"):
+            name, _, value = words[position + 1].partition(":")
+            headers[name.strip()] = value.strip()
+            position += 1
+        elif word in ("-d", "--data", "--data-raw"):
+            body = words[position + 1]
+            position += 1
+        elif word.startswith("-"):
+            pass  # -s, -i: output options
+        else:
+            url = word
+        position += 1
+    path = re.sub(r"^(https?://)?[^/]+", "", url) or "/"
+    return method or ("POST" if body is not None else "GET"), path, headers, body
+
+
+def examples(markdown):
+    """The examples of a markdown text, in order."""
+    found = []
+    blocks = [(m.group(1), m.group(2), markdown[: m.start()].count("\n") + 1, m.start(), m.end()) for m in FENCE.finditer(markdown)]
+    position = 0
+    while position < len(blocks):
+        kind, text, line, start, end = blocks[position]
+        if kind == "http" and re.match(r"^[A-Z]+ /", text):
+            following = blocks[position + 1] if position + 1 < len(blocks) else None
+            assert following and following[0] == "http" and following[1].startswith("HTTP/"), \
+                f"line {line}: a request example without its answer block right after it"
+            assert not markdown[end:following[3]].strip(), f"line {line}: text between a request and its answer"
+            first, headers, body = split_message(text)
+            method, path = first.split(" ", 1)
+            status, expected_headers, expected = answer(following[1])
+            found.append(Example(line, method, path, headers, body or None, status, expected_headers, expected))
+            position += 2
+            continue
+        if kind == "console" and "$ curl" in text:
+            commands = re.split(r"^\$ ", text, flags=re.M)
+            offset = 0
+            for chunk in commands[1:]:
+                command, _, output = chunk.partition("\n")
+                captured = re.fullmatch(r"SESSION=\$\((curl .*?)\s*\|\s*jq -r \.id\)", command.strip())
+                if captured:
+                    method, path, headers, body = curl_request(captured.group(1))
+                    found.append(Example(line + offset, method, path, headers, body, None, {}, "", silent=True))
+                    offset += 1 + output.count("\n")
+                    continue
+                method, path, headers, body = curl_request(command)
+                status, expected_headers, expected = answer(output) if output.startswith("HTTP/") else (None, {}, output.strip())
+                found.append(Example(line + offset, method, path, headers, body, status, expected_headers, expected))
+                offset += 1 + output.count("\n")
+        position += 1
+    return found
+
+
+def parse_expected(text):
+    """The shown JSON with its `…` marks made JSON: `"…"` stays a wildcard string, a trailing `…`
+    member or element becomes a marker."""
+    text = re.sub(r",\s*\u2026\s*}", ', "\u2026": "\u2026"}', text)
+    text = re.sub(r"{\s*\u2026\s*}", '{"\u2026": "\u2026"}', text)
+    text = re.sub(r",\s*\u2026\s*]", ', "\u2026"]', text)
+    return json.loads(text)
+
+
+def compare(expected, actual, where="$"):
+    if expected == ANY:
+        return
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{where}: expected an object, got {actual!r}"
+        open_ended = expected.get(ANY) == ANY
+        keys = [key for key in expected if key != ANY]
+        if not open_ended:
+            assert set(keys) == set(actual), f"{where}: members {sorted(actual)} instead of {sorted(keys)}"
+        for key in keys:
+            assert key in actual, f"{where}: no member {key}"
+            compare(expected[key], actual[key], f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list), f"{where}: expected an array, got {actual!r}"
+        open_ended = bool(expected) and expected[-1] == ANY
+        items = expected[:-1] if open_ended else expected
+        if open_ended:
+            assert len(actual) >= len(items), f"{where}: {len(actual)} elements, at least {len(items)} shown"
+        else:
+            assert len(actual) == len(items), f"{where}: {len(actual)} elements instead of {len(items)}"
+        for position, item in enumerate(items):
+            compare(item, actual[position], f"{where}[{position}]")
+    elif isinstance(expected, (int, float)) and not isinstance(expected, bool):
+        assert isinstance(actual, (int, float)) and not isinstance(actual, bool) and abs(expected - actual) <= 1e-6, \
+            f"{where}: {actual!r} instead of {expected!r}"
+    else:
+        assert expected == actual, f"{where}: {actual!r} instead of {expected!r}"
+
+
+def run(document):
+    text = document.read_text()
+    found = examples(text)
+    server = Pagerd()
+    contract = Contract()
+    session = None
+    try:
+        for example in found:
+            substitute = (lambda value: value.replace("$SESSION", session or "$SESSION")) if session else (lambda value: value)
+            path = substitute(example.path)
+            headers = {name: substitute(value) for name, value in example.headers.items()}
+            body = substitute(example.body) if example.body is not None else None
+            status, response_headers, data = server.request(
+                example.method, path, body.encode() if body is not None else None, headers)
+            where = f"{document.name} {example}"
+            contract.check(example.method, path, status, response_headers, data)
+            if example.method == "POST" and path == "/v1/sessions" and status == 201:
+                session = json.loads(data)["id"]
+            if example.status is not None:
+                assert status == example.status, f"{where}: status {status} instead of {example.status}: {data[:300]!r}"
+            for name, value in example.expected_headers.items():
+                shown = value.replace("$SESSION", session) if session else value
+                assert response_headers.get(name.lower()) == shown, f"{where}: {name}: {response_headers.get(name.lower())!r}"
+            if example.expected_body:
+                try:
+                    compare(parse_expected(example.expected_body), json.loads(data))
+                except AssertionError as error:
+                    raise AssertionError(f"{where}: {error}") from None
+            else:
+                assert example.status is not None or example.silent, f"{where}: shows neither a status nor a body"
+    finally:
+        server.stop()
+    return found
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_examples_answer_as_shown(document):
+    run(document)
+
+
+def test_the_documents_hold_examples():
+    counts = {document.name: len(examples(document.read_text())) for document in DOCUMENTS}
+    assert counts.get("README.md", 0) >= 5 and counts.get("api.md", 0) >= 40, counts
+
+
+def test_the_comparison_catches_a_wrong_answer():
+    compare(parse_expected('{"a": 1, "b": ["x", \u2026], \u2026}'), {"a": 1.0000001, "b": ["x", "y"], "c": 2})
+    for shown, actual in [('{"a": 1}', {"a": 2}), ('{"a": 1}', {"a": 1, "b": 2}), ('[1, 2]', [1, 2, 3]),
+                          ('{"a": "\u2026"}', {}), ('{"a": [1, \u2026]}', {"a": []})]:
+        with pytest.raises(AssertionError):
+            compare(parse_expected(shown), actual)

@@ -1,0 +1,335 @@
+"""openapi.json, the contract, against the real server: the document is valid OpenAPI 3.1 and the
+one the binary serves; every answer of every endpoint, problems and events included, validates
+against the schema of its operation and status (an answer the document does not describe fails);
+and a third-party generator makes fully typed models of it."""
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import rawhttp
+from contract import Contract, CheckedServer, load_document
+from support import ROOT
+
+DOCUMENT = load_document()
+
+
+def test_document_is_valid_openapi_and_the_one_served(pagerd):
+    from openapi_spec_validator import validate
+
+    validate(DOCUMENT)
+    status, headers, served = pagerd.json("GET", "/openapi.json")
+    assert status == 200 and headers["content-type"] == "application/json; charset=utf-8"
+    assert served == DOCUMENT
+
+
+def test_document_form_suits_generators():
+    """The forms client generators read well: nullables as a type list (or anyOf of a reference
+    and null), every enum typed, no additionalProperties: false on what the server answers."""
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if "oneOf" in node:
+                assert not any(branch == {"type": "null"} for branch in node["oneOf"]), f"{path}: oneOf with null"
+            if "anyOf" in node:
+                branches = node["anyOf"]
+                assert len(branches) == 2 and {"type": "null"} in branches and any("$ref" in b for b in branches), path
+            if "enum" in node or "const" in node:
+                assert node.get("type") in ("string", ["string", "null"]), f"{path}: untyped enum or const"
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for position, value in enumerate(node):
+                walk(value, f"{path}/{position}")
+
+    walk(DOCUMENT, "")
+    schemas = DOCUMENT["components"]["schemas"]
+    requests = set()
+
+    def referenced(node):
+        if isinstance(node, dict):
+            if "$ref" in node and node["$ref"].startswith("#/components/schemas/"):
+                name = node["$ref"].rsplit("/", 1)[1]
+                if name not in requests:
+                    requests.add(name)
+                    referenced(schemas[name])
+            for value in node.values():
+                referenced(value)
+        elif isinstance(node, list):
+            for value in node:
+                referenced(value)
+
+    for item in DOCUMENT["paths"].values():
+        for operation in item.values():
+            if "requestBody" in operation:
+                referenced(operation["requestBody"])
+    for name, schema in schemas.items():
+        if schema.get("additionalProperties") is False:
+            assert name in requests, f"{name} is answered by the server yet refuses members it does not know"
+    assert DOCUMENT["servers"] == [{"url": "/", "description": "The server that serves this document."}]
+    for path, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            assert "405" in operation["responses"], f"{method} {path} does not list 405"
+            if path.startswith("/v1/"):
+                assert "401" in operation["responses"], f"{method} {path} does not list 401"
+
+
+def create(server, body):
+    status, headers, state = server.json("POST", "/v1/sessions", body)
+    assert status == 201, state
+    return state["id"]
+
+
+def read_events(port, sid, count, contract, kinds):
+    stream = rawhttp.EventStream(port, sid)
+    contract.check("GET", f"/v1/sessions/{sid}/events", stream.status, stream.headers, b"")
+    assert stream.status == 200
+    for _ in range(count):
+        event = stream.next_event()
+        if event is None:
+            break
+        _, kind, data = event
+        contract.check_event(kind, data)
+        kinds.append(kind)
+    stream.close()
+
+
+def test_every_answer_matches_the_document(pagerd, start_pagerd):
+    contract = Contract(DOCUMENT)
+    server = CheckedServer(pagerd, contract)
+    get, call = server.json, server.request
+
+    # Service endpoints.
+    for path in ("/healthz", "/readyz", "/metrics", "/openapi.json", "/", "/demo/app.js", "/demo/app.css", "/demo/nothing.js"):
+        call("GET", path)
+    call("HEAD", "/healthz")
+    call("POST", "/healthz")
+    call("GET", "/v2/nothing")
+    # Templates.
+    status, _, templates = get("GET", "/v1/templates")
+    for template in templates["templates"]:
+        assert get("GET", f"/v1/templates/{template['name']}")[0] == 200
+    assert get("GET", "/v1/templates/nothing")[0] == 404
+    call("DELETE", "/v1/templates")
+
+    # A session from every template, and one from pages with every optional member.
+    sessions = {t["name"]: create(server, {"template": t["name"]}) for t in templates["templates"]}
+    full = create(server, {
+        "pages": [
+            {"id": "a", "title": "A", "tabWidth": 90, "content": {"n": 1}, "tab": {"icon": "star", "badge": 3},
+             "accessibilityLabel": "First", "accessibilityHint": "Opens A", "stack": [{"id": "s1", "title": "S"}]},
+            {"id": "b", "title": "B", "tab": {"badge": "new"}}, {"id": "c", "title": "C"},
+        ],
+        "initialPage": "b", "mode": "bounded", "viewport": {"width": 300, "height": 600}, "layoutDirection": "rtl",
+        "orientation": "horizontal", "swipe": "both", "rubberBand": {"style": "resistance", "ratio": 0.5},
+        "accessibilityText": {"tabValueFormat": "{position}/{count}"},
+        "autoAdvance": {"enabled": True, "interval": 60000, "atEnd": "stop", "onInteraction": "pause"},
+        "tabBar": {"layout": "scrollable", "spacing": 4, "inset": 8, "minTabWidth": 40, "tabPadding": 10, "charWidth": 7,
+                   "indicator": {"style": "elastic", "height": 3, "overscroll": "bounce", "tracking": "halfway"},
+                   "title": {"color": "#112233", "selectedColor": "#445566CC", "scale": 0.9}},
+        "preload": 2, "trailingAction": {"id": "add", "title": "Add"},
+        "emptyState": {"title": "Nothing", "action": {"id": "add", "title": "Add"}},
+    })
+    for sid in [*sessions.values(), full]:
+        base = f"/v1/sessions/{sid}"
+        for path in (base, base + "/settings", base + "/neighbors", base + "/pages"):
+            status, headers, _ = get("GET", path)
+            assert status == 200
+            if "etag" in headers and path in (base, base + "/settings"):
+                assert call("GET", path, headers={"If-None-Match": headers["etag"]})[0] == 304
+
+    base = f"/v1/sessions/{sessions['media']}"
+    steps = [
+        ("POST", "/next", None), ("POST", "/previous", {}), ("POST", "/previous", None),
+        ("POST", "/select", {"page": "music", "animation": "capped"}), ("POST", "/select", {"index": 0, "path": "shortest"}),
+        ("POST", "/scroll", {"progress": 0.25}), ("POST", "/scroll", {"offset": 195}), ("POST", "/scroll", {"windowOffset": 487.5}),
+        ("POST", "/transition", {"phase": "end", "completed": True}), ("POST", "/transition", {"phase": "begin", "to": 2}),
+        ("POST", "/transition", {"phase": "end", "completed": False}),
+        ("PATCH", "", {"tabBar": {"title": {"scale": 0.8}, "indicator": {"style": "fade"}}, "rubberBand": {"style": "linear"}}),
+        ("POST", "/scroll", {"progress": 0.6}), ("POST", "/scroll", {"progress": 0}),
+        ("POST", "/scroll", {"progress": -0.4}),
+        ("PATCH", "", {"tabBar": None, "rubberBand": None, "swipe": "forward"}),
+        ("POST", "/scroll", {"progress": 0.5}), ("POST", "/scroll", {"progress": -0.5}),
+        ("PATCH", "", {"swipe": None, "autoAdvance": {"enabled": True, "interval": 100000}}),
+        ("POST", "/autoAdvance", {"action": "pause"}), ("POST", "/autoAdvance", {"action": "resume"}),
+        ("POST", "/autoAdvance", {"action": "stop"}), ("POST", "/autoAdvance", {"action": "start"}),
+        ("POST", "/pages", {"page": {"id": "extra", "title": "Extra", "tab": {"icon": "i"}}, "at": 0, "then": "select"}),
+        ("PATCH", "/pages/extra", {"title": "Extra!", "tabWidth": None, "tab": {"badge": 7}, "moveTo": 3}),
+        ("POST", "/pages/extra/stack", {"screen": {"id": "detail", "title": "Detail", "content": {"x": 1}}}),
+        ("DELETE", "/pages/extra/stack", None), ("DELETE", "/pages/extra", None),
+        ("PUT", "/pages", {"pages": [{"id": "x", "title": "X"}, {"id": "y", "title": "Y"}]}),
+    ]
+    for method, suffix, body in steps:
+        status, _, answer = get(method, base + suffix, body)
+        assert status == 200, (method, suffix, answer)
+
+    piggy = f"/v1/sessions/{sessions['piggybank']}"
+    assert get("PATCH", piggy, {"rubberBand": {"style": "linear"}})[0] == 200
+    assert get("POST", piggy + "/pages", {"from": "travel", "then": "select"})[0] == 200
+    assert get("POST", piggy + "/scroll", {"progress": 0.3})[0] == 200
+    status, _, released = get("POST", piggy + "/transition", {"phase": "end", "completed": True})
+    assert released["actionRequested"]["id"] == "add-bottle"
+    assert get("POST", piggy + "/next")[2]["actionRequested"]["id"] == "add-bottle"
+    pose = f"/v1/sessions/{sessions['posepicker']}"
+    assert get("POST", pose + "/pages", {"from": "myPage"})[0] == 200
+    assert get("POST", pose + "/pages/posepick/stack", {"screen": {"id": "p1"}})[0] == 200
+    assert get("DELETE", pose + "/pages/posepick/stack?to=root")[0] == 200
+
+    # Problems of every kind that one server can give.
+    empty = f"/v1/sessions/{create(server, {'template': 'piggybank'})}"
+    problems = [
+        ("POST", "/v1/sessions", "{", {"Content-Type": "application/json"}, "invalid_json"),
+        ("POST", "/v1/sessions", {"template": "media", "colour": 1}, None, "invalid_request"),
+        ("POST", "/v1/sessions", {"template": "nothing"}, None, "template_not_found"),
+        ("POST", "/v1/sessions", {"template": "media", "initialPage": 7}, None, "index_out_of_range"),
+        ("POST", "/v1/sessions", {"template": "media", "initialPage": "zzz"}, None, "page_not_found"),
+        ("POST", "/v1/sessions", "{}", {"Content-Type": "text/plain"}, "unsupported_media_type"),
+        ("GET", "/v1/sessions/nosuchsession", None, None, "session_not_found"),
+        ("PUT", base + "/next", None, None, "method_not_allowed"),
+        ("POST", base + "/select", {"index": 1, "page": "x"}, None, "invalid_request"),
+        ("POST", base + "/select", {"index": 9}, None, "index_out_of_range"),
+        ("POST", base + "/select", {"page": "nope"}, None, "page_not_found"),
+        ("POST", base + "/scroll", {"progress": 0.1, "offset": 3}, None, "invalid_request"),
+        ("POST", base + "/transition", {"phase": "begin", "to": 1}, None, None),
+        ("POST", empty + "/next", None, None, "empty_pager"),
+        ("POST", base + "/pages", {"page": {"id": "x", "title": "X again"}}, None, "duplicate_page_id"),
+        ("DELETE", base + "/pages/x/stack", None, None, "stack_root"),
+        ("DELETE", base + "/pages/x/stack?to=top", None, None, "invalid_request"),
+        ("PATCH", base + "/pages/x", {"moveTo": 5}, None, "index_out_of_range"),
+        ("POST", base + "/next", None, {"If-Match": '"1"'}, "version_mismatch"),
+        ("DELETE", base, None, {"If-Match": '"1"'}, "version_mismatch"),
+        ("POST", base + "/autoAdvance", {"action": "faster"}, None, "invalid_request"),
+        ("PATCH", base, {"tabBar": {"indicator": {"style": "wobbly"}}}, None, "invalid_request"),
+    ]
+    for method, path, body, headers, code in problems:
+        status, _, problem = get(method, path, body, headers)
+        if code:
+            assert problem["code"] == code, (method, path, problem)
+    # x is the current page; a transition begin toward a page that is not a neighbour.
+    get("POST", base + "/select", {"index": 0})
+    get("PUT", base + "/pages", {"pages": [{"id": f"p{i}", "title": str(i)} for i in range(4)]})
+    assert get("POST", base + "/transition", {"phase": "begin", "to": 3})[2]["code"] == "not_a_neighbor"
+    assert get("PATCH", base, {"swipe": "reverse"})[0] == 200
+    assert get("POST", base + "/transition", {"phase": "begin", "to": 1})[2]["code"] == "swipe_locked"
+    deep = {"screen": {"id": "s", "content": {"pad": "x" * 20000}}}
+    assert get("POST", base + "/pages/p0/stack", deep)[2]["code"] == "limit_exceeded"
+    # Framing refused before routing: a body over the cap, a chunked body.
+    status, headers, data = rawhttp.call(pagerd.port, "POST", "/v1/sessions", "x" * 70000, {"Content-Type": "application/json"})
+    contract.check("POST", "/v1/sessions", status, headers, data)
+    assert status == 413
+    conn = rawhttp.Connection(pagerd.port)
+    conn.send(b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    status, headers, data = conn.read_response()
+    conn.close()
+    contract.check("POST", "/v1/sessions", status, headers, data)
+    assert status == 411
+
+    # Events: the first state, then changes of every kind, then deleted.
+    sid = create(server, {"template": "posepicker", "rubberBand": {"style": "linear"}, "trailingAction": {"id": "more", "title": "More"}})
+    kinds = []
+    reader = threading.Thread(target=read_events, args=(pagerd.port, sid, 11, contract, kinds))
+    reader.start()
+    waited = 0
+    while not kinds and waited < 100:
+        threading.Event().wait(0.05)
+        waited += 1
+    b = f"/v1/sessions/{sid}"
+    for method, suffix, body in [
+        ("POST", "/next", None), ("POST", "/scroll", {"progress": 0.5}), ("POST", "/pages", {"from": "bookmark"}),
+        ("POST", "/pages/posetalk/stack", {"screen": {"id": "d"}}), ("PATCH", "", {"preload": 2}),
+        ("POST", "/autoAdvance", {"action": "start"}), ("POST", "/select", {"page": "bookmark"}), ("POST", "/next", None),
+        ("POST", "/autoAdvance", {"action": "stop"}),
+    ]:
+        assert get(method, b + suffix, body)[0] == 200
+    assert call("DELETE", b)[0] == 204
+    reader.join(timeout=20)
+    assert {"state", "pageChanged", "transition", "pagesChanged", "stackChanged", "settingsChanged",
+            "actionRequested", "autoAdvanceChanged", "deleted"} <= set(kinds), kinds
+    events = rawhttp.EventStream(pagerd.port, "nosuchsession")
+    contract.check("GET", "/v1/sessions/nosuchsession/events", events.status, events.headers, events.body)
+    events.close()
+
+    # A server with a token, one session at most and a small session budget.
+    other = start_pagerd({"PAGERD_AUTH_TOKEN": "secret", "PAGERD_MAX_SESSIONS": "1", "PAGERD_SESSION_BUDGET_BYTES": "8000"})
+    guarded = CheckedServer(other, contract)
+    auth = {"Authorization": "Bearer secret"}
+    assert guarded.json("GET", "/v1/templates")[2]["code"] == "unauthorized"
+    assert guarded.json("POST", "/v1/sessions/x/next")[2]["code"] == "unauthorized"
+    status, _, state = guarded.json("POST", "/v1/sessions", {"template": "media"}, auth)
+    assert status == 201
+    assert guarded.json("POST", "/v1/sessions", {"template": "media"}, auth)[2]["code"] == "at_capacity"
+    big = {"page": {"id": "big", "title": "Big", "content": {"text": "y" * 9000}}}
+    assert guarded.json("POST", f"/v1/sessions/{state['id']}/pages", big, auth)[2]["code"] == "session_budget_exceeded"
+
+    # What was checked: every operation's success, and a problem of every code.
+    operations = {op["operationId"]: op for item in DOCUMENT["paths"].values() for op in item.values()}
+    for name, operation in operations.items():
+        successes = {int(s) for s in operation["responses"] if s.startswith("2")}
+        assert successes & contract.checked.get(name, set()), f"{name}: no success checked"
+
+
+def test_generated_python_client_is_fully_typed(tmp_path):
+    """openapi-python-client makes a typed model of every schema: no model member is typed Any
+    (but the open members of a page's content), no operation takes an untyped body, and only a
+    response without content (204, 304) is answered as Any."""
+    binary = shutil.which("openapi-python-client") or str(Path(sys.executable).parent / "openapi-python-client")
+    package = tmp_path / "client"
+    result = subprocess.run(
+        [binary, "generate", "--path", str(ROOT / "openapi.json"), "--output-path", str(package), "--meta", "none"],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and "Warning" not in result.stdout, result.stdout[-3000:] + result.stderr[-3000:]
+
+    untyped = []
+    models = sorted((package / "models").glob("*.py"))
+    model_names, members = set(), {}
+    for source in models:
+        for node in ast.parse(source.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                model_names.add(node.name)
+                members[node.name] = 0
+                for member in node.body:
+                    if isinstance(member, ast.AnnAssign) and member.target.id != "additional_properties":
+                        members[node.name] += 1
+                        annotation = ast.unparse(member.annotation)
+                        if re.search(r"\bAny\b", annotation):
+                            untyped.append(f"{node.name}.{member.target.id}: {annotation}")
+    for name in DOCUMENT["components"]["schemas"]:
+        assert name in model_names or DOCUMENT["components"]["schemas"][name].get("type") == "string" \
+            or "oneOf" in DOCUMENT["components"]["schemas"][name], f"no model for {name}"
+
+    operations = 0
+    for source in sorted((package / "api").rglob("*.py")):
+        text = source.read_text()
+        route = re.search(r'"method": "(\w+)",\s*"url": f?"([^"]+)"', text)
+        if not route:
+            continue
+        operations += 1
+        method, url = route.groups()
+        template = re.sub(r"\{[^}]+\}", lambda m: "{" + m.group(0)[1:-1].split(":")[0] + "}", url)
+        template = template.replace("{id_}", "{id}").replace("{page_id}", "{pageId}").replace("{file_}", "{file}")
+        operation = DOCUMENT["paths"][template][method]
+        bodiless = any("content" not in response for response in operation["responses"].values()
+                       if "$ref" not in response) or any(
+                       "$ref" in response and response["$ref"].endswith("NotModified")
+                       for response in operation["responses"].values())
+        for function in ast.parse(text).body:
+            if isinstance(function, ast.FunctionDef) and function.name == "sync_detailed":
+                for argument in function.args.kwonlyargs + function.args.args:
+                    if argument.arg != "body":
+                        continue
+                    body = ast.unparse(argument.annotation)
+                    # Any, or a model of no members of its own (an open object), but Empty.
+                    if re.search(r"\bAny\b", body) or any(
+                            members.get(name) == 0 for name in re.findall(r"\w+", body) if name != "Empty"):
+                        untyped.append(f"{method} {template}: body {body}")
+                answer = ast.unparse(function.returns)
+                if re.search(r"\bAny\b", answer) and not bodiless:
+                    untyped.append(f"{method} {template}: answers {answer}")
+    assert operations == sum(len(item) for item in DOCUMENT["paths"].values())
+    assert not untyped, "\n".join(untyped)
