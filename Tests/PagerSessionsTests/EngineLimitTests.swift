@@ -167,7 +167,8 @@ struct EngineLimitTests {
         #expect(held.count == 5)
     }
 
-    @Test("one address holds at most half of a session's places; others still get the rest, and a leaver frees its place")
+    @Test(
+        "one address holds at most half of a session's places; others still get the rest, and a leaver frees its place")
     func addressShareOfASession() async throws {
         let engine = Self.engine(
             EngineLimits(maxSubscribers: 100, maxSubscribersPerSession: 32, maxSubscribersPerAddress: 100))
