@@ -31,6 +31,8 @@ final class HandStore: SessionStore, @unchecked Sendable {
     /// Refuses submissions from now on (nil accepts them again).
     func refuse(_ error: StoreError?) { lock.withLock { refusal = error } }
 
+    var isAcceptingChanges: Bool { lock.withLock { refusal == nil } }
+
     /// Answers every waiting submission, oldest first, with `error` (nil: durable).
     func answerAll(_ error: StoreError? = nil) {
         let answered = lock.withLock {
