@@ -10,10 +10,12 @@ extension SQLiteSessionStore {
             let dueToSpace = deleted && queue.isShortOfSpace
             if dueToSpace || journalRecords >= options.checkpointRecords || journalBytes >= options.checkpointBytes {
                 checkpoint()
-                if dueToSpace { measureRoom() }
+                if dueToSpace { measureRoomForWriter() }
             }
         }
         checkpoint(evenIfPaused: true)
+        // Everything into the database file, so that the file alone is whole once stopped.
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         insertRecord.reset()
         queue.end()
     }
@@ -64,7 +66,7 @@ extension SQLiteSessionStore {
         }
         // A batch that grows the journal must leave the reserve free, counting its bytes twice:
         // once in the journal, once more when folded.
-        if growth > 0, let room = measureRoom(), room - 2 * growth < options.reserveBytes {
+        if growth > 0, let room = room(for: growth), room - 2 * growth < options.reserveBytes {
             fail(
                 batch,
                 error: SpaceError(
@@ -89,12 +91,34 @@ extension SQLiteSessionStore {
             fold.apply(record)
             journalBytes += record.bytes
         }
+        writtenSinceMeasure += 2 * growth
         journalRecords += records.count
         for id in deleted { held[id] = nil }
         for (id, pager) in saved { held[id] = pager }
         queue.recordCommit(changes: batch.count)
         for pending in batch { pending.completion?(nil) }
         return !deleted.isEmpty
+    }
+
+    /// The room left before a batch of `growth` bytes: measured when the last measure is a
+    /// second old or what was written since could bring the batch near the reserve; otherwise
+    /// the last measure less what was written since, which costs no system call.
+    private func room(for growth: Int) -> Int? {
+        let now = options.clock()
+        if let measured = measuredRoom, now - roomMeasuredAt < Self.roomMeasureInterval {
+            let estimate = measured - writtenSinceMeasure
+            if estimate - 2 * growth >= 2 * options.reserveBytes { return estimate }
+        }
+        return measureRoomForWriter()
+    }
+
+    /// Measures the room left (``measureRoom()``) and keeps the measure for ``room(for:)``.
+    @discardableResult
+    private func measureRoomForWriter() -> Int? {
+        measuredRoom = measureRoom()
+        roomMeasuredAt = options.clock()
+        writtenSinceMeasure = 0
+        return measuredRoom
     }
 
     private func record(_ write: StoredParts.Write, of id: String) -> JournalRecord {
@@ -124,7 +148,7 @@ extension SQLiteSessionStore {
 
     /// Folds the journal into the tables: the journal emptied first (so that the fold reuses its
     /// pages), then one write per part and session changed since the last fold, in one
-    /// transaction; then the freed pages go back to the file system. On failure the journal is
+    /// transaction; then freed pages go back to the file system (``giveSpaceBack()``). On failure the journal is
     /// kept, the failure counted and logged, and the next try waits a pause that doubles with
     /// each failure in a row (the first failure also checks the file: damaged, it is never
     /// written again). `evenIfPaused` tries even during that pause (when closing).
@@ -230,19 +254,24 @@ extension SQLiteSessionStore {
     }
 
     /// Gives the pages the fold freed back to the file system, a step at a time, and empties the
-    /// WAL after each step, so neither needs more room than a step. A failure is logged; the
-    /// pages stay free in the file, used again by later writes.
+    /// WAL after each step, so neither needs more room than a step; when the store is short of
+    /// space, always; otherwise only once the free pages outnumber half the used ones (so the file
+    /// stays within 1.5 times what it uses), since the journal would take them again before the
+    /// next fold. A failure is logged; the pages stay free in the file, used again by later
+    /// writes.
     private func giveSpaceBack() {
+        guard vacuums else { return }
         do {
-            if vacuums {
-                var steps = (try database.integer("PRAGMA freelist_count") ?? 0) / Self.vacuumStep + 2
-                while steps > 0, (try database.integer("PRAGMA freelist_count") ?? 0) > 0 {
-                    try database.execute("PRAGMA incremental_vacuum(\(Self.vacuumStep))")
-                    try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    steps -= 1
-                }
+            var free = try database.integer("PRAGMA freelist_count") ?? 0
+            let pages = try database.integer("PRAGMA page_count") ?? 0
+            guard free > 0, queue.isShortOfSpace || 2 * free > pages - free else { return }
+            var steps = free / Self.vacuumStep + 2
+            while steps > 0, free > 0 {
+                try database.execute("PRAGMA incremental_vacuum(\(Self.vacuumStep))")
+                try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                free = try database.integer("PRAGMA freelist_count") ?? 0
+                steps -= 1
             }
-            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         } catch {
             options.log(
                 "\(options.path): giving freed space back failed and will be tried after the next fold: \(error)")

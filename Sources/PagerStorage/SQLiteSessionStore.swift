@@ -13,8 +13,8 @@ public import PagerSessions
 /// the parts of its document that changed since the state last stored (``StoredParts``), so a
 /// change costs about its own size. Once the journal holds ``Options/checkpointRecords``
 /// records or ``Options/checkpointBytes`` bytes, the writer folds it into the tables (`sessions`,
-/// one row per session, and `parts`), empties it and gives the freed pages back to the file
-/// system. The connection is used by one thread at a time: ``recover()`` runs before the first
+/// one row per session, and `parts`), empties it and, once the file holds more than half as many
+/// free pages as used ones, gives the free pages back to the file system. The connection is used by one thread at a time: ``recover()`` runs before the first
 /// submission, and everything after on the writer thread.
 ///
 /// When a transaction fails (a full or failing disk), the writer fails it and everything queued
@@ -117,6 +117,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     }
 
     let queue = WriterQueue<Pending>()
+    /// How often, at most, the writer measures the room left while there is plenty of it; in
+    /// between it counts what it wrote.
+    static let roomMeasureInterval = 1.0
 
     // The writer thread's (and the starting thread's, before the first submission).
     /// What the journal holds, folded.
@@ -131,6 +134,11 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     var nextFoldAttempt = -Double.infinity
     /// Set when a fold failed and `quick_check` found the file damaged: nothing is written again.
     var damaged = false
+    /// The room last measured, when (``Options/clock``), and the bytes committed since (counted
+    /// twice: journal, then fold).
+    var measuredRoom: Int?
+    var roomMeasuredAt = -Double.infinity
+    var writtenSinceMeasure = 0
 
     public var statistics: StoreStatistics { queue.statistics }
 
@@ -282,8 +290,16 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     ) throws(StoreError) {
         let freesSpace: Bool
         if case .delete = change { freesSpace = true } else { freesSpace = false }
-        if !freesSpace { measureRoomIfShort() }
-        try queue.add(Pending(change: change, completion: completion), freesSpace: freesSpace)
+        let pending = Pending(change: change, completion: completion)
+        do {
+            try queue.add(pending, freesSpace: freesSpace)
+        } catch {
+            // Refused for want of room, measured a while ago: measure again, and try once more.
+            guard !freesSpace, queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval)
+            else { throw error }
+            measureRoom()
+            try queue.add(pending, freesSpace: freesSpace)
+        }
     }
 
     /// False while the store refuses changes: after a failed commit, while the disk has less
@@ -294,8 +310,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         return queue.isAcceptingChanges
     }
 
-    /// Commits what is queued, folds the journal into the tables, stops the writer thread and
-    /// closes the file, releasing its lock. Submissions after it are refused.
+    /// Commits what is queued, folds the journal into the tables, copies the WAL into the file
+    /// (which is then whole by itself), stops the writer thread and closes the file, releasing
+    /// its lock. Submissions after it are refused.
     public func close() {
         queue.close()
         database.close()

@@ -107,7 +107,8 @@ struct SQLiteJournalTests {
         #expect(Self.fileBytes(path) <= 2 * live)
         let database = try SQLiteDatabase(path: path)
         #expect(try database.integer("PRAGMA auto_vacuum") == 2)
-        #expect(try database.integer("PRAGMA freelist_count") == 0)
+        let free = try database.integer("PRAGMA freelist_count") ?? 0
+        #expect(2 * free <= (try database.integer("PRAGMA page_count") ?? 0) - free)
         #expect(try database.integer("SELECT count(*) FROM journal") == 0)
         database.close()
         let reopened = try SQLiteSessionStore(options: .init(path: path))
@@ -271,6 +272,7 @@ struct SQLiteJournalTests {
         }
         store.close()
         let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let root = try #require(
             try database.integer("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_parts_1'"))
         database.close()
@@ -382,6 +384,7 @@ struct SQLiteJournalTests {
 
         // Room above the reserve, but not for twice a change of 20 KB: refused, nothing kept.
         room.set(reserve + 30_000)
+        time.set(1)  // with plenty of room, the writer measures it again once a second
         let grown = try Self.update(
             wide, "p0", PageUpdate(content: ["blob": .string(String(repeating: "z", count: 20_000))]))
         let refused = try await commit(store, Self.save(grown, Self.id("wide")))
@@ -389,6 +392,7 @@ struct SQLiteJournalTests {
         #expect(store.statistics.failedCommits == 1)
         // Below the reserve: refused at once, even a use; a deletion is taken.
         room.set(reserve - 1)
+        time.set(2)
         #expect(
             try await commit(
                 store, .save(Self.id("small"), try small.applying(.next).pager, lastUsed: 2, positionOnly: true)) != nil
@@ -413,7 +417,7 @@ struct SQLiteJournalTests {
         // The room is measured again at most every 0.1 s, also by a readiness poll.
         room.set(1 << 30)
         #expect(!store.isAcceptingChanges)
-        time.set(0.2)
+        time.set(2.2)
         #expect(store.isAcceptingChanges)
         #expect(warnings.current.last == "\(path): \(1 << 30) bytes of disk are left again; changes are taken")
         let moved = try small.applying(.next).pager

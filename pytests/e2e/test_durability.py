@@ -542,13 +542,13 @@ def test_a_full_disk_refuses_growth_but_never_a_delete_which_gives_the_space_bac
 
     # Pages of 8 KB until the store refuses: it keeps its reserve, so that is well before the limit.
     refused = None
-    for i in range(400):
+    for i in range(1000):
         status, _, body = server.json(
             "POST", f"/v1/sessions/{small}/pages", {"page": {"id": f"big{i}", "title": "Big", "content": {"blob": "z" * 8000}}})
         if status != 200:
             refused = (i, status, body)
             break
-    assert refused is not None, "400 pages of 8 KB fit in 1 MiB beyond the reserve"
+    assert refused is not None, "1,000 pages of 8 KB fit in 1 MiB beyond the reserve"
     count, status, problem = refused
     assert count > 10 and (status, problem["code"]) == (503, "storage_unavailable"), refused
     assert max(file_sizes(path)) < limit - RESERVE // 2
