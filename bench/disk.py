@@ -3,7 +3,7 @@
 binary or two (before/after).
 
     python3 bench/disk.py --binary .build/release/pagerd --cwd .
-    python3 bench/disk.py --compare /work/bin/pagerd-snapshot:/work/main .build/release/pagerd:.
+    python3 bench/disk.py --compare /tmp/pagerd-old/.build/release/pagerd:/tmp/pagerd-old .build/release/pagerd:.
 
 One session of 100 pages, each with ~15 KB of content (2,200 members), is built in a fresh
 SQLite file (`sqliteSynchronous` full, the default); then 150 PATCHes each set one page's title
