@@ -13,18 +13,21 @@ public import PagerSessions
 /// the parts of its document that changed since the state last stored (``StoredParts``), so a
 /// change costs about its own size. Once the journal holds ``Options/checkpointRecords``
 /// records or ``Options/checkpointBytes`` bytes, the writer folds it into the tables (`sessions`,
-/// one row per session, and `parts`), empties it and, once the file holds more than half as many
-/// free pages as used ones, gives the free pages back to the file system. The connection is used by one thread at a time: ``recover()`` runs before the first
-/// submission, and everything after on the writer thread.
+/// one row per session, and `parts`) and empties it; once the file holds more than half as many
+/// free pages as used ones, it gives the free pages back to the file system. The connection is
+/// used by one thread at a time: ``recover()`` runs before the first submission, and everything
+/// after on the writer thread. No other thread or lock: the queue's lock also guards the
+/// refusals below, which `submit` and ``isAcceptingChanges`` read (measuring the room again,
+/// on the caller's thread, when it is short and the last measure is old enough).
 ///
 /// When a transaction fails (a full or failing disk), the writer fails it and everything queued
-/// behind it, refuses submissions until those failures are reported and ``Options/retryDelay``
-/// has passed, and then tries again with the next submission: pagerd recovers by itself when the
-/// disk does. The store keeps ``Options/reserveBytes`` of disk free: a change that would leave
-/// less is refused, and while less is left only deletions are taken (each then folded at once,
-/// so that their space comes back). A fold that fails is tried again after a pause that doubles
-/// up to ``Options/maxFoldRetryDelay``; if the file then turns out damaged, every change is
-/// refused.
+/// behind it, refuses submissions until those failures are reported (deletions are then taken
+/// again) and ``Options/retryDelay`` has passed, and then tries again with the next submission:
+/// pagerd recovers by itself when the disk does. The store keeps ``Options/reserveBytes`` of
+/// disk free: a change that would leave less is refused, and while less is left only deletions
+/// are taken (each then folded at once, so that their space comes back). A fold that fails is
+/// tried again after a pause that doubles up to ``Options/maxFoldRetryDelay``; if the first
+/// failure shows the file damaged (`quick_check`), every change is refused from then on.
 public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     // @unchecked: the queue guards its own state (and the space measures' times); the database,
     // the statements and the writer's state below belong to the writer thread once recovery is
