@@ -383,7 +383,7 @@ PATHS = {
         "application/json": {"schema": obj({"status": {"const": "ok"}}, ["status"])}}}}}},
     "/readyz": {"get": {"summary": "Readiness", "responses": {
         "200": {"description": "Serving.", "content": {"application/json": {"schema": obj({"status": {"const": "ready"}}, ["status"])}}},
-        "503": problem_response("not_ready: starting or stopping."),
+        "503": problem_response("not_ready: starting or stopping, or the store refuses changes (a failed commit, too little disk room, a damaged file, PostgreSQL unreachable); reads are still served."),
     }}},
     "/metrics": {"get": {"summary": "Prometheus metrics", "responses": {"200": {
         "description": "Text exposition format 0.0.4.", "content": {"text/plain": {"schema": STRING}}}}}},
