@@ -25,44 +25,49 @@ extension SQLiteSessionStore {
     private func write(_ batch: [Pending]) -> Bool {
         var records: [JournalRecord] = []
         records.reserveCapacity(batch.count)
-        // The states this batch saves and the sessions it deletes, made the held ones once it
-        // commits.
-        var saved: [String: Pager] = [:]
-        var deleted = Set<String>()
+        // What this batch does to `held` once it commits: a state to keep (kept in parts), or
+        // nil to forget the session (deleted, or small enough to be kept whole).
+        var heldChanges: [String: Pager?] = [:]
+        var deletes = false
         var growth = 0
         for pending in batch {
             let id = pending.change.id.rawValue
+            let start = records.count
             switch pending.change {
             case .save(_, let pager, let lastUsed, let positionOnly):
-                let base = saved[id] ?? (deleted.contains(id) ? nil : held[id])
-                let start = records.count
-                if let base {
-                    if !positionOnly {
+                if !positionOnly {
+                    if pager.storedBytes <= StoredParts.wholeLimit {
+                        // Written whole, over whatever the tables held.
+                        records.append(JournalRecord(kind: .create, id: id))
+                        records.append(
+                            record(
+                                StoredParts.Write(key: StoredParts.whole, body: StoredRecord.document(of: pager)),
+                                of: id))
+                        heldChanges.updateValue(nil, forKey: id)
+                    } else if let base = heldChanges[id] ?? held[id] {
                         for write in StoredParts.changes(from: base, to: pager) {
                             records.append(record(write, of: id))
                         }
+                        heldChanges[id] = pager
+                    } else {
+                        records.append(JournalRecord(kind: .create, id: id))
+                        for write in StoredParts.all(of: pager) { records.append(record(write, of: id)) }
+                        heldChanges[id] = pager
                     }
-                } else {
-                    records.append(JournalRecord(kind: .create, id: id))
-                    for write in StoredParts.all(of: pager) { records.append(record(write, of: id)) }
                 }
                 records.append(
                     JournalRecord(
                         kind: .move, id: id, version: pager.version, position: StoredRecord.position(of: pager),
                         lastUsed: lastUsed))
-                if base == nil || !positionOnly {
-                    saved[id] = pager
-                    deleted.remove(id)
-                }
-                growth += records[start...].reduce(0) { $0 + $1.bytes }
             case .delete:
                 records.append(JournalRecord(kind: .delete, id: id))
-                saved[id] = nil
-                deleted.insert(id)
+                heldChanges.updateValue(nil, forKey: id)
+                deletes = true
             case .touch(_, let lastUsed):
                 records.append(JournalRecord(kind: .touch, id: id, lastUsed: lastUsed))
-                growth += records[records.count - 1].bytes
             }
+            if case .delete = pending.change { continue }
+            growth += records[start...].reduce(0) { $0 + $1.bytes }
         }
         // A batch that grows the journal must leave the reserve free, counting its bytes twice:
         // once in the journal, once more when folded.
@@ -93,11 +98,10 @@ extension SQLiteSessionStore {
         }
         writtenSinceMeasure += 2 * growth
         journalRecords += records.count
-        for id in deleted { held[id] = nil }
-        for (id, pager) in saved { held[id] = pager }
+        for (id, pager) in heldChanges { held[id] = pager }
         queue.recordCommit(changes: batch.count)
         for pending in batch { pending.completion?(nil) }
-        return !deleted.isEmpty
+        return deletes
     }
 
     /// The room left before a batch of `growth` bytes: measured when the last measure is a
@@ -254,17 +258,21 @@ extension SQLiteSessionStore {
     }
 
     /// Gives the pages the fold freed back to the file system, a step at a time, and empties the
-    /// WAL after each step, so neither needs more room than a step; when the store is short of
-    /// space, always; otherwise only once the free pages outnumber half the used ones (so the file
-    /// stays within 1.5 times what it uses), since the journal would take them again before the
-    /// next fold. A failure is logged; the pages stay free in the file, used again by later
-    /// writes.
+    /// WAL after each step, so neither needs more room than a step: when the store is short of
+    /// space, always; otherwise once the free pages outnumber half the used ones and hold more
+    /// than ``Options/checkpointBytes`` (so the file stays within 1.5 times what it uses, or that
+    /// plus one journal). Below that the pages are kept: the journal takes them again before the
+    /// next fold, and giving them back every time would make the file and the WAL shrink and grow
+    /// again (each commit's sync then also records the WAL's new size). A failure is logged; the
+    /// pages stay free in the file, used again by later writes.
     private func giveSpaceBack() {
         guard vacuums else { return }
         do {
             var free = try database.integer("PRAGMA freelist_count") ?? 0
             let pages = try database.integer("PRAGMA page_count") ?? 0
-            guard free > 0, queue.isShortOfSpace || 2 * free > pages - free else { return }
+            let pageSize = try database.integer("PRAGMA page_size") ?? 4096
+            let worthIt = 2 * free > pages - free && free * pageSize > options.checkpointBytes
+            guard free > 0, queue.isShortOfSpace || worthIt else { return }
             var steps = free / Self.vacuumStep + 2
             while steps > 0, free > 0 {
                 try database.execute("PRAGMA incremental_vacuum(\(Self.vacuumStep))")

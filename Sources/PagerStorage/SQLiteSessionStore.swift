@@ -10,8 +10,8 @@ public import PagerSessions
 /// in one transaction, commits (synced per ``Synchronous``), and then reports each change, in
 /// order, by calling its completion; changes that arrive meanwhile wait for the next
 /// transaction, so one sync covers every change that was waiting. A saved state is journaled as
-/// the parts of its document that changed since the state last stored (``StoredParts``), so a
-/// change costs about its own size. Once the journal holds ``Options/checkpointRecords``
+/// its whole document when the session is small, else as the parts of its document that changed
+/// since the state last stored (``StoredParts``), so a change costs about its own size. Once the journal holds ``Options/checkpointRecords``
 /// records or ``Options/checkpointBytes`` bytes, the writer folds it into the tables (`sessions`,
 /// one row per session, and `parts`) and empties it; once the file holds more than half as many
 /// free pages as used ones, it gives the free pages back to the file system. The connection is
@@ -129,8 +129,10 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     var fold = SessionFold()
     var journalRecords = 0
     var journalBytes = 0
-    /// Each session's state as last committed, to journal only what a new state changes. The
-    /// values share their storage with the engine's, so holding them costs little.
+    /// The state last committed of each session kept in parts (larger than
+    /// ``StoredParts/wholeLimit``), to journal only the parts a new state changes; smaller
+    /// sessions are written whole. The values share their storage with the engine's, so holding
+    /// them costs little.
     var held: [String: Pager] = [:]
     /// Folds failed in a row, and when the next may be tried (``Options/clock``).
     var foldFailures = 0
@@ -214,35 +216,35 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     public func recover() throws(StoreError) -> [StoredSession] {
         var sessions: [StoredSession] = []
         do {
-            var rows: [String: (version: Int, position: [UInt8], lastUsed: Double)] = [:]
-            let sessionRows = try database.prepare("SELECT id, version, position, last_used FROM sessions")
-            while try sessionRows.step() {
-                rows[sessionRows.string(0)] = (sessionRows.int(1), sessionRows.bytes(2) ?? [], sessionRows.double(3))
-            }
-            // Parts come grouped by session, so each session is rebuilt, and its bytes dropped,
-            // before the next one's are read.
-            var done = Set<String>()
-            var current: String?
-            var parts: [String: [UInt8]] = [:]
-            let partRows = try database.prepare("SELECT session, key, body FROM parts ORDER BY session, key")
-            while try partRows.step() {
-                let id = partRows.string(0)
-                if id != current, let finished = current {
-                    if let session = try restore(finished, table: rows[finished], parts: parts) {
+            let count = (try database.integer("SELECT count(*) FROM sessions") ?? 0) + fold.entries.count
+            sessions.reserveCapacity(count)
+            // Each session's row with its parts, one session after another, so that each is
+            // rebuilt, and its bytes dropped, before the next one's are read.
+            let rows = try database.prepare(
+                """
+                SELECT s.id, s.version, s.position, s.last_used, p.key, p.body
+                FROM sessions s LEFT JOIN parts p ON p.session = s.id ORDER BY s.id
+                """)
+            var current: TableSession?
+            var overlaid = Set<String>()
+            while try rows.step() {
+                let id = rows.string(0)
+                if current?.id != id {
+                    if let finished = current, let session = try restore(finished.id, table: finished) {
                         sessions.append(session)
                     }
-                    done.insert(finished)
-                    parts.removeAll(keepingCapacity: true)
+                    if fold.entries[id] != nil { overlaid.insert(id) }
+                    current = TableSession(
+                        id: id, version: rows.int(1), position: rows.bytes(2) ?? [], lastUsed: rows.double(3))
                 }
-                current = id
-                parts[partRows.string(1)] = partRows.bytes(2) ?? []
+                if !rows.isNull(4) { current?.parts.append((rows.string(4), rows.bytes(5) ?? [])) }
             }
-            if let finished = current {
-                if let session = try restore(finished, table: rows[finished], parts: parts) { sessions.append(session) }
-                done.insert(finished)
+            if let finished = current, let session = try restore(finished.id, table: finished) {
+                sessions.append(session)
             }
-            for id in Set(rows.keys).union(fold.entries.keys) where !done.contains(id) {
-                if let session = try restore(id, table: rows[id], parts: [:]) { sessions.append(session) }
+            // Sessions made since the last fold are in the journal alone.
+            for id in fold.entries.keys where !overlaid.contains(id) {
+                if let session = try restore(id, table: nil) { sessions.append(session) }
             }
         } catch let error as StoreError {
             throw error
@@ -252,39 +254,56 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         return sessions
     }
 
-    /// Session `id` as the table holds it (`table`, `parts`) with what the journal changed laid
-    /// over it; nil when it is deleted (or the journal only touched a session the table lacks).
-    private func restore(
-        _ id: String, table: (version: Int, position: [UInt8], lastUsed: Double)?, parts tableParts: [String: [UInt8]]
-    ) throws(StoreError) -> StoredSession? {
+    /// A session as the tables hold it.
+    private struct TableSession {
+        var id: String
+        var version: Int
+        var position: [UInt8]
+        var lastUsed: Double
+        var parts: [(key: String, body: [UInt8])] = []
+    }
+
+    /// Session `id` as the tables hold it (`table`) with what the journal changed laid over it;
+    /// nil when it is deleted (or the journal only touched a session the tables lack).
+    private func restore(_ id: String, table: TableSession?) throws(StoreError) -> StoredSession? {
         let entry = fold.entries[id]
         if entry?.deleted == true { return nil }
-        let fresh = entry?.fresh == true
-        var parts = fresh ? [:] : tableParts
-        var version = fresh ? 0 : table?.version ?? 0
-        var position = fresh ? nil : table?.position
-        var lastUsed = fresh ? 0 : table?.lastUsed ?? 0
-        if let entry {
-            for (key, body) in entry.parts { parts[key] = body }
-            if let newer = entry.position {
-                position = newer
-                version = entry.version
-            }
-            lastUsed = max(lastUsed, entry.lastUsed)
-        }
-        guard let position else {
-            if parts.isEmpty { return nil }
-            throw StoreError("\(options.path): session \(id) is damaged: it has no position")
-        }
         let sessionID = SessionID(id)
         guard sessionID.isWellFormed else { throw StoreError("\(options.path): '\(id)' is not a session id") }
         let pager: Pager
+        let lastUsed: Double
         do {
-            pager = try StoredParts.pager(parts: parts, position: position, version: version)
+            if entry == nil, let table, table.parts.count == 1, table.parts[0].key == StoredParts.whole {
+                // Most sessions: kept whole, untouched since the last fold.
+                pager = try StoredRecord.pager(
+                    document: table.parts[0].body, position: table.position, version: table.version)
+                lastUsed = table.lastUsed
+            } else {
+                let fresh = entry?.fresh == true
+                var parts: [String: [UInt8]] = [:]
+                if !fresh, let table { for part in table.parts { parts[part.key] = part.body } }
+                var version = fresh ? 0 : table?.version ?? 0
+                var position = fresh ? nil : table?.position
+                var used = fresh ? 0 : table?.lastUsed ?? 0
+                if let entry {
+                    for (key, body) in entry.parts { parts[key] = body }
+                    if let newer = entry.position {
+                        position = newer
+                        version = entry.version
+                    }
+                    used = max(used, entry.lastUsed)
+                }
+                guard let position else {
+                    if parts.isEmpty { return nil }
+                    throw RecordError("it has no position")
+                }
+                pager = try StoredParts.pager(parts: parts, position: position, version: version)
+                lastUsed = used
+            }
         } catch {
             throw StoreError("\(options.path): session \(id) is damaged: \(error)")
         }
-        held[id] = pager
+        if pager.storedBytes > StoredParts.wholeLimit { held[id] = pager }
         return StoredSession(id: sessionID, pager: pager, lastUsed: lastUsed)
     }
 

@@ -10,10 +10,20 @@ import PagerModel
 /// - `c/<id>`, that page's content (a JSON object);
 /// - `k/<n>`, the catalog's page `n`, whole.
 ///
-/// The position and the version are kept beside the parts (``StoredRecord/position(of:)``).
+/// A small session (at most ``wholeLimit`` bytes of session data, as budgets count it) is kept
+/// whole instead, as one part `d` holding ``StoredRecord/document(of:)``: rewriting it costs no
+/// more than a few parts would, and one row takes far less room than ten. The position and the
+/// version are kept beside the parts (``StoredRecord/position(of:)``).
 enum StoredParts {
     /// The key of the head.
     static let head = "h"
+
+    /// The key of a small session's whole document.
+    static let whole = "d"
+
+    /// The most session data (``Pager/storedBytes``) a session kept whole holds: 32 KiB, a few KB
+    /// of document.
+    static let wholeLimit = 32 << 10
 
     /// The key of page `id`'s part without its content.
     static func page(_ id: String) -> String { "m/" + id }
@@ -35,8 +45,12 @@ enum StoredParts {
 
     // MARK: - Writing
 
-    /// Every part of `pager`.
-    static func all(of pager: Pager) -> [Write] {
+    /// Every part of `pager`: its whole document when it has at most `wholeLimit` bytes of
+    /// session data, its parts otherwise.
+    static func all(of pager: Pager, wholeLimit: Int = wholeLimit) -> [Write] {
+        guard pager.storedBytes > wholeLimit else {
+            return [Write(key: whole, body: StoredRecord.document(of: pager))]
+        }
         var writes = [Write(key: head, body: headBytes(of: pager))]
         writes.reserveCapacity(1 + 2 * pager.pages.count + pager.catalog.count)
         for page in pager.pages {
@@ -49,14 +63,37 @@ enum StoredParts {
         return writes
     }
 
-    /// The parts that differ between `held` (the state last stored) and `pager`: written when
-    /// new or changed, removed when gone.
+    /// The writes that take the stored `held` (the state last stored) to `pager`: the whole
+    /// document again for a small session; for a larger one, the parts that differ (written
+    /// when new or changed, removed when gone); all of them, and the other form's removal, when
+    /// the session crosses ``wholeLimit``.
+    static func changes(from held: Pager, to pager: Pager, wholeLimit: Int = wholeLimit) -> [Write] {
+        switch (held.storedBytes > wholeLimit, pager.storedBytes > wholeLimit) {
+        case (true, true):
+            return partChanges(from: held, to: pager)
+        case (false, true):
+            return all(of: pager, wholeLimit: wholeLimit) + [Write(key: whole, body: nil)]
+        case (let heldInParts, false):
+            var writes = all(of: pager, wholeLimit: wholeLimit)
+            if heldInParts {
+                writes.append(Write(key: head, body: nil))
+                for page in held.pages {
+                    writes.append(Write(key: Self.page(page.id), body: nil))
+                    writes.append(Write(key: content(page.id), body: nil))
+                }
+                for index in held.catalog.indices { writes.append(Write(key: catalog(index), body: nil)) }
+            }
+            return writes
+        }
+    }
+
+    /// The parts that differ between `held` and `pager`, both kept in parts.
     ///
     /// Pages are matched by id, at the same position first. Arrays and contents that share their
     /// storage with `held`'s (what a command did not touch) are known equal without being
     /// compared, so the work grows with what changed and with the number of pages, not with
     /// the content stored.
-    static func changes(from held: Pager, to pager: Pager) -> [Write] {
+    private static func partChanges(from held: Pager, to pager: Pager) -> [Write] {
         var writes: [Write] = []
         var idsChanged = false
         if !sharesStorage(pager.pages, held.pages) {
@@ -156,9 +193,12 @@ enum StoredParts {
 
     // MARK: - Reading
 
-    /// Rebuilds a pager from its parts (by key), its position and its version, validating it as
-    /// at creation. A missing part or one that does not fit is refused.
+    /// Rebuilds a pager from its parts (by key) or its whole document, its position and its
+    /// version, validating it as at creation. A missing part or one that does not fit is refused.
     static func pager(parts: [String: [UInt8]], position: [UInt8], version: Int) throws(RecordError) -> Pager {
+        if let document = parts[whole] {
+            return try StoredRecord.pager(document: document, position: position, version: version)
+        }
         var head = try Fields(parsing: try part(head, in: parts), what: "head")
         let format = try head.int()
         guard format == headFormat else {

@@ -122,11 +122,14 @@ struct SQLiteJournalTests {
     func partsRecovery(checkpointRecords: Int) async throws {
         let path = try Self.folder() + "/sessions.db"
         var store = try SQLiteSessionStore(options: .init(path: path, checkpointRecords: checkpointRecords))
-        let limits = PagerLimits()
-        var edited = try SQLiteSessionStoreTests.pager(pages: 4)
+        let limits = PagerLimits(maxContentBytes: 1 << 20, sessionBudgetBytes: 1 << 30)
+        // Kept in parts (four pages of 15 KB), kept whole (small), and one that crosses both ways.
+        var edited = try Self.widePager(pages: 4)
         let replaced = try SQLiteSessionStoreTests.pager(pages: 2)
+        var crossing = try SQLiteSessionStoreTests.pager(pages: 2)
         #expect(try await commit(store, Self.save(edited, Self.id("edited"))) == nil)
         #expect(try await commit(store, Self.save(replaced, Self.id("replaced"))) == nil)
+        #expect(try await commit(store, Self.save(crossing, Self.id("crossing"))) == nil)
         edited = try edited.applying(.insert(Page(id: "new", title: "New", content: ["n": 1]), at: 1), limits: limits)
             .pager
         edited = try edited.applying(.remove(pageID: "p2"), limits: limits).pager
@@ -139,6 +142,19 @@ struct SQLiteJournalTests {
         #expect(try await commit(store, Self.save(edited, Self.id("edited"))) == nil)
         let moved = try edited.applying(.next, limits: limits).pager
         #expect(try await commit(store, .save(Self.id("edited"), moved, lastUsed: 5, positionOnly: true)) == nil)
+        for n in 0..<3 {
+            let big = Page(
+                id: "big\(n)", title: "Big", content: ["blob": .string(String(repeating: "b", count: 15_000))])
+            crossing = try crossing.applying(.insert(big, at: 0), limits: limits).pager
+        }
+        #expect(crossing.storedBytes > StoredParts.wholeLimit)
+        #expect(try await commit(store, Self.save(crossing, Self.id("crossing"))) == nil)
+        crossing = try crossing.applying(.update(pageID: "p1", PageUpdate(title: "One")), limits: limits).pager
+        #expect(try await commit(store, Self.save(crossing, Self.id("crossing"))) == nil)
+        crossing = try crossing.applying(.remove(pageID: "big0"), limits: limits).pager
+        crossing = try crossing.applying(.remove(pageID: "big1"), limits: limits).pager
+        #expect(crossing.storedBytes <= StoredParts.wholeLimit)
+        #expect(try await commit(store, Self.save(crossing, Self.id("crossing"))) == nil)
         // Deleted, then made again under the same id with other pages: nothing of the first stays.
         #expect(try await commit(store, .delete(Self.id("replaced"))) == nil)
         let again = try Pager(pages: [Page(id: "other", title: "Other")])
@@ -152,19 +168,21 @@ struct SQLiteJournalTests {
         try other.execute("DROP TRIGGER keep_journal")
         if checkpointRecords > 1 { #expect(try other.integer("SELECT count(*) FROM journal") ?? 0 > 0) }
         other.close()
+        let expected = [Self.id("edited"): moved, Self.id("replaced"): again, Self.id("crossing"): crossing]
         store = try SQLiteSessionStore(options: .init(path: path, checkpointRecords: checkpointRecords))
         var sessions = Dictionary(uniqueKeysWithValues: try store.recover().map { ($0.id, $0) })
-        #expect(sessions[Self.id("edited")]?.pager == moved)
+        #expect(sessions.mapValues(\.pager) == expected)
         #expect(sessions[Self.id("edited")]?.lastUsed == 5)
-        #expect(sessions[Self.id("replaced")]?.pager == again)
         store.close()
         store = try SQLiteSessionStore(options: .init(path: path))
         sessions = Dictionary(uniqueKeysWithValues: try store.recover().map { ($0.id, $0) })
-        #expect(sessions.mapValues(\.pager) == [Self.id("edited"): moved, Self.id("replaced"): again])
+        #expect(sessions.mapValues(\.pager) == expected)
         store.close()
         let database = try SQLiteDatabase(path: path)
-        #expect(
-            try database.integer("SELECT count(*) FROM parts WHERE session = '\(Self.id("replaced").rawValue)'") == 3)
+        let counts = try database.prepare("SELECT session, count(*) FROM parts GROUP BY session")
+        var parts: [SessionID: Int] = [:]
+        while try counts.step() { parts[SessionID(counts.string(0))] = counts.int(1) }
+        #expect(parts == [Self.id("edited"): 9, Self.id("replaced"): 1, Self.id("crossing"): 1])
         database.close()
     }
 
@@ -316,11 +334,12 @@ struct SQLiteJournalTests {
         let warnings = Dial<[String]>([])
         let store = try SQLiteSessionStore(
             options: .init(
-                path: path, checkpointRecords: 10, foldRetryDelay: 1, maxFoldRetryDelay: 4,
+                path: path, checkpointRecords: 4, foldRetryDelay: 1, maxFoldRetryDelay: 4,
                 log: { message in logs.change { $0.append(message) } },
                 warn: { message in warnings.change { $0.append(message) } }, clock: { time.current }))
         var pager = try SQLiteSessionStoreTests.pager(pages: 3)
-        // Nine records: below the ten that start a fold, so the writer leaves the file alone.
+        // A small session, kept whole: three records (creation, document, position), below the
+        // four that start a fold, so the writer leaves the file alone.
         #expect(try await commit(store, Self.save(pager)) == nil)
         let other = try SQLiteDatabase(path: path)
         try other.execute(

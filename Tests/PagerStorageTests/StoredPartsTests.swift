@@ -6,10 +6,10 @@ import Testing
 
 @Suite("StoredParts: a change writes the parts it changed, and the parts read back as the pager")
 struct StoredPartsTests {
-    /// The parts of `held` with `writes` laid over them.
-    static func laying(_ writes: [StoredParts.Write], on held: Pager) -> [String: [UInt8]] {
+    /// The parts of `held` (in parts below `wholeLimit`) with `writes` laid over them.
+    static func laying(_ writes: [StoredParts.Write], on held: Pager, wholeLimit: Int = 0) -> [String: [UInt8]] {
         var parts: [String: [UInt8]] = [:]
-        for write in StoredParts.all(of: held) { parts[write.key] = write.body }
+        for write in StoredParts.all(of: held, wholeLimit: wholeLimit) { parts[write.key] = write.body }
         for write in writes { parts[write.key] = write.body }
         return parts
     }
@@ -51,7 +51,7 @@ struct StoredPartsTests {
     func changedParts(name: String, command: PagerCommand, expected: [String]) throws {
         let held = try StoredRecordTests.richPager()
         let pager = try held.applying(command).pager
-        let writes = StoredParts.changes(from: held, to: pager)
+        let writes = StoredParts.changes(from: held, to: pager, wholeLimit: 0)
         #expect(writes.map { ($0.body == nil ? "-" : "+") + $0.key }.sorted() == expected.sorted(), "\(name)")
         #expect(try Self.read(Self.laying(writes, on: held), as: pager) == pager, "\(name)")
     }
@@ -62,7 +62,7 @@ struct StoredPartsTests {
         var settings = held.settings
         settings.viewportWidth = 500
         let pager = try held.applying(.updateSettings(settings)).pager
-        let writes = StoredParts.changes(from: held, to: pager)
+        let writes = StoredParts.changes(from: held, to: pager, wholeLimit: 0)
         #expect(writes.map(\.key) == ["h"])
         #expect(try Self.read(Self.laying(writes, on: held), as: pager) == pager)
     }
@@ -72,8 +72,37 @@ struct StoredPartsTests {
         let original = try StoredRecordTests.richPager()
         let held = try Self.read(Self.laying([], on: original), as: original)
         let pager = try held.applying(.update(pageID: "a", PageUpdate(title: "A"))).pager
-        #expect(StoredParts.changes(from: original, to: pager).map(\.key) == ["m/a"])
-        #expect(StoredParts.changes(from: original, to: original).isEmpty)
+        #expect(StoredParts.changes(from: original, to: pager, wholeLimit: 0).map(\.key) == ["m/a"])
+        #expect(StoredParts.changes(from: original, to: original, wholeLimit: 0).isEmpty)
+    }
+
+    @Test(
+        "a small session is kept whole, in one part; crossing the limit either way changes the form, removing the other"
+    )
+    func wholeOrParts() throws {
+        let small = try StoredRecordTests.richPager()
+        #expect(small.storedBytes <= StoredParts.wholeLimit)
+        #expect(StoredParts.all(of: small).map(\.key) == ["d"])
+        #expect(StoredParts.all(of: small).first?.body == StoredRecord.document(of: small))
+        let titled = try small.applying(.update(pageID: "b", PageUpdate(title: "Bee"))).pager
+        #expect(StoredParts.changes(from: small, to: titled).map(\.key) == ["d"])
+        var large = titled
+        for n in 0..<3 {
+            let content: JSONObject = ["blob": .string(String(repeating: "x", count: 15_000))]
+            large = try large.applying(.insert(Page(id: "big\(n)", title: "Big", content: content), at: 0)).pager
+        }
+        #expect(large.storedBytes > StoredParts.wholeLimit)
+        let growing = StoredParts.changes(from: titled, to: large)
+        #expect(growing.map { ($0.body == nil ? "-" : "+") + $0.key }.last == "-d")
+        #expect(Set(growing.compactMap { $0.body == nil ? nil : $0.key }) == Set(StoredParts.all(of: large).map(\.key)))
+        let parts = Self.laying(growing, on: titled, wholeLimit: StoredParts.wholeLimit)
+        #expect(parts["d"] == nil)
+        #expect(try Self.read(parts, as: large) == large)
+        let shrunk = try large.applying(.remove(pageID: "big0")).pager.applying(.remove(pageID: "big1")).pager
+        let shrinking = StoredParts.changes(from: large, to: shrunk)
+        #expect(shrinking.first?.key == "d" && shrinking.dropFirst().allSatisfy { $0.body == nil })
+        #expect(Set(shrinking.dropFirst().map(\.key)) == Set(StoredParts.all(of: large).map(\.key)))
+        #expect(try Self.read(["d": try #require(shrinking.first?.body)], as: shrunk) == shrunk)
     }
 
     @Test("a missing or mismatched part is refused with a reason, never served")
