@@ -583,6 +583,41 @@ def test_a_full_disk_refuses_growth_but_never_a_delete_which_gives_the_space_bac
     assert_gone(server, wide)
 
 
+def test_a_full_file_system_refuses_growth_and_a_delete_gives_room_back(start_pagerd, tmp_path):
+    """The same on a real file system that fills up (a 12 MiB tmpfs): the room is its free space."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root (and a container that allows it)")
+    server = None
+    try:
+        env = sqlite_env(mount / "pagerd.db", PAGERD_SQLITE_CHECKPOINT_BYTES="65536")  # keeps 4.125 MiB free
+        server = start_pagerd(env)
+        wide = wide_session(server)
+        small = create(server)["id"]
+        for i in range(2000):
+            status, _, problem = server.json(
+                "POST", f"/v1/sessions/{small}/pages", {"page": {"id": f"b{i}", "title": "B", "content": {"x": "z" * 8000}}})
+            if status != 200:
+                break
+        assert (status, problem["code"]) == (503, "storage_unavailable")
+        free = os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize
+        assert 2 * 1024 * 1024 < free < 4325376, free
+        assert_not_ready(server)
+        assert server.request("DELETE", f"/v1/sessions/{wide}")[0] == 204
+        deadline = time.monotonic() + 10
+        while server.json("GET", "/readyz")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize > free + 1_000_000
+        assert mutate(server, small, "next")["index"] == 1
+        assert server.stop(signal.SIGTERM) == 0
+    finally:
+        if server is not None:
+            server.stop(signal.SIGKILL)  # a no-op once stopped; the file system must be let go first
+        subprocess.run(["umount", str(mount)], check=True, capture_output=True)
+
+
 # Damaged files and failing folds ──────────────────────────────────────────────────────────────
 
 
