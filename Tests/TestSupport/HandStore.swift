@@ -38,6 +38,8 @@ public final class HandStore: SessionStore, Sendable {
     /// Refuses submissions from now on (nil accepts them again).
     public func refuse(_ error: StoreError?) { state.withLock { $0.refusal = error } }
 
+    public var isAcceptingChanges: Bool { state.withLock { $0.refusal == nil } }
+
     /// Answers every waiting submission, oldest first, with `error` (nil: durable).
     public func answerAll(_ error: StoreError? = nil) {
         let answered = state.withLock { state in
