@@ -15,8 +15,14 @@ public struct Frame: Sendable, Equatable {
     public var maxX: Double { x + width }
 }
 
-/// Every tab's frame, computed once when pages or settings change so that reading one frame is
-/// O(1): fixed tabs by formula, scrollable tabs from prefix sums.
+/// Every tab's frame before the selection widens one and the alignment shifts them, computed
+/// once when pages or settings change so that reading one frame is O(1): fixed tabs by formula,
+/// scrollable tabs from prefix sums. The layout `auto` is resolved here, to `fixed` or
+/// `scrollable`.
+///
+/// Only ``make(pages:settings:)`` reads the pages (their titles and tab widths); everything after
+/// it works from the widths alone, so ``make(layout:widths:settings:)`` with the widths a state
+/// document reports lays the bar out the same way.
 struct TabGeometry: Sendable, Equatable {
     enum Storage: Equatable {
         case none
@@ -25,7 +31,7 @@ struct TabGeometry: Sendable, Equatable {
     }
 
     let storage: Storage
-    /// The tab bar's content width.
+    /// The tab bar's content width, C_0: the last tab's right edge plus the inset.
     let contentWidth: Double
 
     /// The frame of tab `index`; the index must be valid.
@@ -41,42 +47,98 @@ struct TabGeometry: Sendable, Equatable {
     /// Whether there is a tab bar at all.
     var hasTabs: Bool { storage != .none }
 
+    /// The layout in effect: `fixed`, `scrollable` or `none`, never `auto`.
+    var layout: TabLayout {
+        switch storage {
+        case .none: .none
+        case .fixed: .fixed
+        case .scrollable: .scrollable
+        }
+    }
+
+    /// Whether the bar scrolls (its layout in effect is `scrollable`).
+    var isScrollable: Bool {
+        if case .scrollable = storage { return true }
+        return false
+    }
+
     /// Lays out `pages` with `settings`; a fixed layout whose tabs would not be wider than 0 is refused.
     static func make(pages: [Page], settings: PagerSettings) throws(PagerError) -> TabGeometry {
         let bar = settings.tabBar
-        let count = pages.count
         switch bar.layout {
         case .none:
             return TabGeometry(storage: .none, contentWidth: 0)
         case .fixed:
-            let W = settings.viewportWidth
-            guard count > 0 else {
-                return TabGeometry(storage: .fixed(width: 0, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
-            }
-            let width = (W - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
-            guard width > 0, width.isFinite else {
-                throw .invalid(
-                    field: "tabBar",
-                    "With \(count) fixed tabs, spacing \(bar.spacing) and inset \(bar.inset) in a viewport of \(W) points, each tab would be \(width) points wide; it must be wider than 0."
-                )
-            }
-            return TabGeometry(storage: .fixed(width: width, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
-        case .scrollable:
-            guard count > 0 else { return TabGeometry(storage: .scrollable(xs: [], widths: []), contentWidth: 0) }
-            var xs: [Double] = []
-            var widths: [Double] = []
-            xs.reserveCapacity(count)
-            widths.reserveCapacity(count)
-            var x = bar.inset
-            for page in pages {
-                let width = page.tabWidth ?? estimatedWidth(of: page.title, bar: bar)
-                xs.append(x)
-                widths.append(width)
-                x += width + bar.spacing
-            }
-            let contentWidth = xs[count - 1] + widths[count - 1] + bar.inset
-            return TabGeometry(storage: .scrollable(xs: xs, widths: widths), contentWidth: contentWidth)
+            return try fixed(count: pages.count, settings: settings)
+        case .scrollable, .auto:
+            guard !pages.isEmpty else { return try make(layout: bar.layout, widths: [], settings: settings) }
+            return try make(
+                layout: bar.layout, widths: pages.map { scrollableWidth(of: $0, bar: bar) }, settings: settings)
         }
+    }
+
+    /// Lays out tabs whose scrollable widths are `widths` (each page's `tabWidth`, or its bounded
+    /// estimate) in `layout`: what ``make(pages:settings:)`` does once it has the widths. A fixed
+    /// bar uses only their count.
+    static func make(layout: TabLayout, widths: [Double], settings: PagerSettings) throws(PagerError) -> TabGeometry {
+        let bar = settings.tabBar
+        let count = widths.count
+        switch layout {
+        case .none:
+            return TabGeometry(storage: .none, contentWidth: 0)
+        case .fixed:
+            return try fixed(count: count, settings: settings)
+        case .auto:
+            // Fixed when the widest tab fits an equal share (an empty bar is an empty fixed one).
+            guard count > 0 else { return try fixed(count: 0, settings: settings) }
+            let share = (settings.viewportWidth - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
+            let widest = widths.max() ?? 0
+            if widest <= share + 1e-9 { return try fixed(count: count, settings: settings) }
+            return scrollable(widths: widths, bar: bar)
+        case .scrollable:
+            return scrollable(widths: widths, bar: bar)
+        }
+    }
+
+    /// Equal shares of the viewport: w = (W − 2e − s·(n − 1)) / n, refused when not wider than 0.
+    private static func fixed(count: Int, settings: PagerSettings) throws(PagerError) -> TabGeometry {
+        let bar = settings.tabBar
+        let W = settings.viewportWidth
+        guard count > 0 else {
+            return TabGeometry(storage: .fixed(width: 0, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
+        }
+        let width = (W - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
+        guard width > 0, width.isFinite else {
+            throw .invalid(
+                field: "tabBar",
+                "With \(count) fixed tabs, spacing \(bar.spacing) and inset \(bar.inset) in a viewport of \(W) points, each tab would be \(width) points wide; it must be wider than 0."
+            )
+        }
+        return TabGeometry(storage: .fixed(width: width, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
+    }
+
+    /// Tabs of `widths` one after another from the inset, `spacing` apart.
+    private static func scrollable(widths: [Double], bar: TabBarSettings) -> TabGeometry {
+        let count = widths.count
+        guard count > 0 else { return TabGeometry(storage: .scrollable(xs: [], widths: []), contentWidth: 0) }
+        var xs: [Double] = []
+        xs.reserveCapacity(count)
+        var x = bar.inset
+        for width in widths {
+            xs.append(x)
+            x += width + bar.spacing
+        }
+        let contentWidth = xs[count - 1] + widths[count - 1] + bar.inset
+        return TabGeometry(storage: .scrollable(xs: xs, widths: widths), contentWidth: contentWidth)
+    }
+
+    /// A page's tab in a scrollable bar: its `tabWidth` as given, else its estimate bounded by
+    /// `minTabWidth` and `maxTabWidth`.
+    static func scrollableWidth(of page: Page, bar: TabBarSettings) -> Double {
+        if let width = page.tabWidth { return width }
+        let estimate = estimatedWidth(of: page.title, bar: bar)
+        guard let bound = bar.maxTabWidth else { return estimate }
+        return min(bound, estimate)
     }
 
     /// max(minTabWidth, 2·tabPadding + charWidth·u(title)).
