@@ -334,20 +334,21 @@ extension Pager {
         return (placed.indicator, placed.tabBar)
     }
 
-    /// The keyframe at rest on page `position`, as reported.
-    func keyframe(at position: Int) -> Keyframe {
-        let pageOffset: Double
-        if settings.hasOnePagePerView {
-            pageOffset = reportedPageOffset(Double(position))
-        } else {
-            let strip = pageStrip
-            pageOffset = reportedPageOffset(strip.restOffset(position), in: strip)
+    /// The keyframes at rest on each of `positions`, as reported.
+    func keyframes(at positions: ArraySlice<Int>) -> [Keyframe] {
+        // What every keyframe shares is made once.
+        let onePerView = settings.hasOnePagePerView
+        let strip = pageStrip
+        let bar = geometry.hasTabs ? tabBarLayout : nil
+        return positions.map { position in
+            let pageOffset =
+                onePerView
+                ? reportedPageOffset(Double(position)) : reportedPageOffset(strip.restOffset(position), in: strip)
+            guard let placed = bar?.keyframe(at: position) else {
+                return Keyframe(index: position, pageOffset: pageOffset, indicator: nil, tabBarOffset: 0)
+            }
+            return Keyframe(
+                index: position, pageOffset: pageOffset, indicator: placed.indicator, tabBarOffset: placed.tabBarOffset)
         }
-        guard geometry.hasTabs else {
-            return Keyframe(index: position, pageOffset: pageOffset, indicator: nil, tabBarOffset: 0)
-        }
-        let placed = tabBarLayout.keyframe(at: position)
-        return Keyframe(
-            index: position, pageOffset: pageOffset, indicator: placed.indicator, tabBarOffset: placed.tabBarOffset)
     }
 }

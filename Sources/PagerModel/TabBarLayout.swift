@@ -48,12 +48,11 @@ struct TabHighlight {
     }
 }
 
-/// The tab frames at one moment, left to right: the base frames of a ``TabGeometry``, the
-/// selected tab widened toward `selectedTabWidth` by its selection (every tab after it moving
-/// along), and the row shifted by the alignment when it is narrower than the bar. Reading a
-/// frame is O(1): at most two tabs are widened.
+/// The tab frames at one moment, left to right, as changes to the base frames of a
+/// ``TabGeometry``: the selected tab widened toward `selectedTabWidth` by its selection (every tab
+/// after it moving along), and the row shifted by the alignment when it is narrower than the bar.
+/// Reading a frame is O(1): at most two tabs are widened.
 struct TabStrip {
-    let geometry: TabGeometry
     /// The tabs widened and by how much, (S − w_i)·selection_i; −1 for none.
     private var firstWidened = -1, firstGrowth = 0.0
     private var secondWidened = -1, secondGrowth = 0.0
@@ -65,24 +64,25 @@ struct TabStrip {
     /// The frames of `geometry` with `highlight`'s selection widening toward `bar`'s
     /// `selectedTabWidth` and `bar`'s alignment in a viewport `viewportWidth` wide.
     init(geometry: TabGeometry, bar: TabBarSettings, viewportWidth: Double, highlight: TabHighlight) {
-        self.geometry = geometry
         contentWidth = geometry.contentWidth
         guard geometry.isScrollable else { return }
         if let selectedWidth = bar.selectedTabWidth {
             // Only the current tab and the target can have a selection.
-            if let current = highlight.current { widen(current, toward: selectedWidth, by: highlight) }
-            if let target = highlight.target { widen(target, toward: selectedWidth, by: highlight) }
+            if let current = highlight.current {
+                widen(current, by: (selectedWidth - geometry.frame(current).width) * highlight.selection(of: current))
+            }
+            if let target = highlight.target {
+                widen(target, by: (selectedWidth - geometry.frame(target).width) * highlight.selection(of: target))
+            }
         }
         guard bar.alignment != .leading, contentWidth < viewportWidth - 1e-9 else { return }
         shift = bar.alignment == .center ? (viewportWidth - contentWidth) / 2 : viewportWidth - contentWidth
         contentWidth = viewportWidth
     }
 
-    /// Widens tab `position` by (S − w)·selection, when its selection is not 0.
-    private mutating func widen(_ position: Int, toward selectedWidth: Double, by highlight: TabHighlight) {
-        let selection = highlight.selection(of: position)
-        guard selection != 0 else { return }
-        let growth = (selectedWidth - geometry.frame(position).width) * selection
+    /// Widens tab `position` by `growth`, (S − w)·selection, unless that is 0.
+    private mutating func widen(_ position: Int, by growth: Double) {
+        guard growth != 0 else { return }
         if firstWidened < 0 {
             firstWidened = position
             firstGrowth = growth
@@ -93,8 +93,8 @@ struct TabStrip {
         contentWidth += growth
     }
 
-    /// The frame of tab `position`, left to right.
-    func frame(_ position: Int) -> Frame {
+    /// The frame of tab `position` of `geometry` (the one this strip was made from), left to right.
+    func frame(_ position: Int, in geometry: TabGeometry) -> Frame {
         var frame = geometry.frame(position)
         if firstWidened >= 0 {
             if position > firstWidened {
@@ -161,7 +161,7 @@ struct TabBarLayout {
 
     /// The frame of tab `position` in `strip`, as reported (mirrored right to left).
     func reportedFrame(_ position: Int, in strip: TabStrip) -> Frame {
-        mirror(strip.frame(position), in: strip)
+        mirror(strip.frame(position, in: geometry), in: strip)
     }
 
     /// The width tab `position` has when not selected, reported while the selected tab is widened.
@@ -228,14 +228,14 @@ struct TabBarLayout {
                 return rest(shown, strip: strip, alpha: abs(1 - 2 * transition.progress))
             case .continuous:
                 let contentWidth = strip.contentWidth
-                var target = strip.frame(transition.to)
+                var target = strip.frame(transition.to, in: geometry)
                 // Across a loop's seam the target is taken one period away, so the indicator keeps
                 // moving the way the page moves.
                 if transition.direction == .forward, transition.to < transition.from { target.x += contentWidth }
                 if transition.direction == .reverse, transition.to > transition.from { target.x -= contentWidth }
                 let progress = transition.progress
                 let focus = IndicatorGeometry.interpolate(
-                    from: strip.frame(current), to: target, progress: progress, style: bar.indicatorStyle)
+                    from: strip.frame(current, in: geometry), to: target, progress: progress, style: bar.indicatorStyle)
                 var frame = focus
                 if !inset.isZero {
                     let lerp = IndicatorGeometry.lerp
@@ -260,7 +260,7 @@ struct TabBarLayout {
             }
         }
         if let overscroll, bar.indicatorTracking == .continuous {
-            let resting = strip.frame(current)
+            let resting = strip.frame(current, in: geometry)
             let shift = overscroll.shift
             let focus: Frame
             switch (bar.indicatorOverscroll, overscroll.edge) {
@@ -281,7 +281,7 @@ struct TabBarLayout {
 
     /// The rest frame of tab `position` as G, and the indicator on it, with `alpha`.
     private func rest(_ position: Int, strip: TabStrip, alpha: Double = 1) -> (focus: Frame, indicator: Indicator) {
-        let focus = strip.frame(position)
+        let focus = strip.frame(position, in: geometry)
         guard !bar.indicatorInset.isZero else {
             return (
                 focus,

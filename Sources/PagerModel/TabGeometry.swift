@@ -27,7 +27,8 @@ struct TabGeometry: Sendable, Equatable {
     enum Storage: Equatable {
         case none
         case fixed(width: Double, inset: Double, spacing: Double)
-        case scrollable(xs: [Double], widths: [Double])
+        /// Each tab's frame, in order (one array, so a copy of the geometry retains one buffer).
+        case scrollable(frames: [Frame])
     }
 
     let storage: Storage
@@ -40,7 +41,7 @@ struct TabGeometry: Sendable, Equatable {
         case .none: Frame(x: 0, width: 0)
         case .fixed(let width, let inset, let spacing):
             Frame(x: inset + Double(index) * (width + spacing), width: width)
-        case .scrollable(let xs, let widths): Frame(x: xs[index], width: widths[index])
+        case .scrollable(let frames): frames[index]
         }
     }
 
@@ -71,32 +72,35 @@ struct TabGeometry: Sendable, Equatable {
         case .fixed:
             return try fixed(count: pages.count, settings: settings)
         case .scrollable, .auto:
-            guard !pages.isEmpty else { return try make(layout: bar.layout, widths: [], settings: settings) }
             return try make(
-                layout: bar.layout, widths: pages.map { scrollableWidth(of: $0, bar: bar) }, settings: settings)
+                layout: bar.layout, widths: pages.lazy.map { scrollableWidth(of: $0, bar: bar) }, settings: settings)
         }
     }
 
     /// Lays out tabs whose scrollable widths are `widths` (each page's `tabWidth`, or its bounded
     /// estimate) in `layout`: what ``make(pages:settings:)`` does once it has the widths. A fixed
     /// bar uses only their count.
-    static func make(layout: TabLayout, widths: [Double], settings: PagerSettings) throws(PagerError) -> TabGeometry {
-        let bar = settings.tabBar
-        let count = widths.count
+    static func make(
+        layout: TabLayout, widths: some Collection<Double>, settings: PagerSettings
+    ) throws(PagerError) -> TabGeometry {
         switch layout {
         case .none:
             return TabGeometry(storage: .none, contentWidth: 0)
         case .fixed:
-            return try fixed(count: count, settings: settings)
+            return try fixed(count: widths.count, settings: settings)
         case .auto:
             // Fixed when the widest tab fits an equal share (an empty bar is an empty fixed one).
+            let count = widths.count
             guard count > 0 else { return try fixed(count: 0, settings: settings) }
+            let bar = settings.tabBar
+            let scrollable = scrollable(widths: widths, bar: bar)
             let share = (settings.viewportWidth - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
-            let widest = widths.max() ?? 0
-            if widest <= share + 1e-9 { return try fixed(count: count, settings: settings) }
-            return scrollable(widths: widths, bar: bar)
+            guard case .scrollable(let frames) = scrollable.storage,
+                frames.allSatisfy({ $0.width <= share + 1e-9 })
+            else { return scrollable }
+            return try fixed(count: count, settings: settings)
         case .scrollable:
-            return scrollable(widths: widths, bar: bar)
+            return scrollable(widths: widths, bar: settings.tabBar)
         }
     }
 
@@ -118,18 +122,17 @@ struct TabGeometry: Sendable, Equatable {
     }
 
     /// Tabs of `widths` one after another from the inset, `spacing` apart.
-    private static func scrollable(widths: [Double], bar: TabBarSettings) -> TabGeometry {
-        let count = widths.count
-        guard count > 0 else { return TabGeometry(storage: .scrollable(xs: [], widths: []), contentWidth: 0) }
-        var xs: [Double] = []
-        xs.reserveCapacity(count)
+    private static func scrollable(widths: some Collection<Double>, bar: TabBarSettings) -> TabGeometry {
+        guard !widths.isEmpty else { return TabGeometry(storage: .scrollable(frames: []), contentWidth: 0) }
+        var frames: [Frame] = []
+        frames.reserveCapacity(widths.count)
         var x = bar.inset
         for width in widths {
-            xs.append(x)
+            frames.append(Frame(x: x, width: width))
             x += width + bar.spacing
         }
-        let contentWidth = xs[count - 1] + widths[count - 1] + bar.inset
-        return TabGeometry(storage: .scrollable(xs: xs, widths: widths), contentWidth: contentWidth)
+        let last = frames[frames.count - 1]
+        return TabGeometry(storage: .scrollable(frames: frames), contentWidth: last.x + last.width + bar.inset)
     }
 
     /// A page's tab in a scrollable bar: its `tabWidth` as given, else its estimate bounded by
