@@ -1,5 +1,3 @@
-import Foundation
-
 /// A page named by index, id and title.
 public struct PageSummary: Sendable, Equatable {
     public var index: Int
@@ -83,64 +81,7 @@ extension Pager {
     /// Calls `body` with each of ``preloadIndices`` in order, building no list.
     public func forEachPreloadIndex(_ body: (Int) -> Void) {
         guard let current = index else { return }
-        guard settings.hasOnePagePerView else { return forEachPreloadPosition(around: current, body) }
-        guard settings.preload > 0 else { return }
-        // Walking k back and j ahead visits k + j distinct pages other than the current one as
-        // long as k + j < count, even in a loop; stopping once every other page is listed is
-        // therefore all it takes to avoid repeats, with no set to hash into.
-        let others = pages.count - 1
-        var listed = 0
-        var back = current, ahead = current
-        for _ in 0..<settings.preload {
-            guard listed < others else { break }
-            if let previous = neighbor(of: back, .reverse) {
-                back = previous
-                listed += 1
-                body(previous)
-            }
-            guard listed < others else { break }
-            if let following = neighbor(of: ahead, .forward) {
-                ahead = following
-                listed += 1
-                body(following)
-            }
-        }
-    }
-
-    /// The preload list with several pages per view: the positions from `preload` before the
-    /// first page on screen at rest on `current` to `preload` after the last, but `current`,
-    /// nearest first (the one before first at equal distance), each page once.
-    private func forEachPreloadPosition(around current: Int, _ body: (Int) -> Void) {
-        let strip = pageStrip
-        let loops = settings.mode == .loop && pages.count > 1
-        let rest = strip.restOffset(current)
-        var first = current, last = current
-        for position in strip.candidates(offset: rest, loops: loops)
-        where PageStrip.shows(strip.overlap(position, offset: rest)) {
-            first = Swift.min(first, position)
-            last = Swift.max(last, position)
-        }
-        first -= settings.preload
-        last += settings.preload
-        // As in the walk above, the positions visited form one unbroken run around the current
-        // one, so in a loop the first count − 1 of them are distinct pages.
-        let count = pages.count
-        var listed = 0
-        func visit(_ position: Int) {
-            if loops {
-                guard listed < count - 1 else { return }
-                listed += 1
-                body(((position % count) + count) % count)
-            } else if (0..<count).contains(position) {
-                body(position)
-            }
-        }
-        var distance = 1
-        while current - distance >= first || current + distance <= last {
-            if current - distance >= first { visit(current - distance) }
-            if current + distance <= last { visit(current + distance) }
-            distance += 1
-        }
+        pageStrip.forEachPreload(current: current, preload: settings.preload, body)
     }
 
     /// The trailing action, reported only while the current page of a bounded pager is its last.
@@ -157,29 +98,12 @@ extension Pager {
     /// view or a gap between them, the ``PageStrip``'s offset (mirrored R − P).
     public var pageOffset: Double {
         guard let index else { return 0 }
-        guard settings.hasOnePagePerView else {
-            let strip = pageStrip
-            let offset = strip.offset(current: index, transition: transition, shift: overscrollShift)
-            return reportedPageOffset(offset, in: strip)
-        }
-        let moving = transition.map { $0.direction.sign * $0.progress } ?? overscrollShift ?? 0
-        return reportedPageOffset(Double(index) + moving)
+        return pageStrip.reportedOffset(current: index, transition: transition, overscroll: overscroll)
     }
 
     /// A page's extent along the page axis: the viewport's with one page per view, else
     /// (E − (k − 1)·g)/k.
-    public var pageSize: Double { settings.hasOnePagePerView ? pageExtent : pageStrip.pageSize }
-
-    /// δ = σ_e·D/E during an overscroll (SPEC §5.3): the page's displacement past the end, in pages
-    /// (in strides with several pages per view), with the rubber band's resistance applied.
-    var overscrollShift: Double? {
-        guard let overscroll else { return nil }
-        let extent = settings.hasOnePagePerView ? pageExtent : pageStrip.stride
-        let travel = overscroll.progress * extent
-        let rubberBand = settings.rubberBand
-        let displacement = rubberBand.style == .resistance ? max(0, pow(travel, rubberBand.ratio) - 1) : travel
-        return (overscroll.edge == .end ? 1 : -1) * displacement / extent
-    }
+    public var pageSize: Double { pageStrip.pageSize }
 
     /// The tab bar's geometry from the frames laid out for the pages.
     var tabBarLayout: TabBarLayout {
@@ -279,38 +203,8 @@ extension Pager {
     /// Calls `body` with each of ``visible`` in order, building no list.
     public func forEachVisible(_ body: (VisiblePage) -> Void) {
         guard let index else { return }
-        guard settings.hasOnePagePerView else { return forEachVisiblePosition(around: index, body) }
-        guard let transition else { return body(VisiblePage(index: index, id: pages[index].id, fraction: 1)) }
-        let extent = pageExtent
-        func show(_ position: Int, _ fraction: Double) {
-            if fraction * extent > 1 + 1e-9 {
-                body(VisiblePage(index: position, id: pages[position].id, fraction: fraction))
-            }
-        }
-        show(index, 1 - transition.progress)
-        show(transition.to, transition.progress)
-    }
-
-    /// The pages on screen with several pages per view: each position's overlap with the view
-    /// (at its rest offset in an overscroll) over a page's extent, the current position first,
-    /// then the target, then the others along the axis; in a loop a position shows page
-    /// position mod n, so a small loop can list a page twice.
-    private func forEachVisiblePosition(around current: Int, _ body: (VisiblePage) -> Void) {
-        let strip = pageStrip
-        let count = pages.count
-        let loops = settings.mode == .loop && count > 1
-        let view = strip.offset(current: current, transition: transition, shift: nil)
-        let target = transition.map { current + ($0.direction == .forward ? 1 : -1) }
-        func show(_ position: Int) {
-            let overlap = strip.overlap(position, offset: view)
-            guard PageStrip.shows(overlap) else { return }
-            let page = ((position % count) + count) % count
-            body(VisiblePage(index: page, id: pages[page].id, fraction: overlap / strip.pageSize))
-        }
-        show(current)
-        if let target { show(target) }
-        for position in strip.candidates(offset: view, loops: loops) where position != current && position != target {
-            show(position)
+        pageStrip.forEachVisible(current: index, transition: transition) { page, fraction in
+            body(VisiblePage(index: page, id: pages[page].id, fraction: fraction))
         }
     }
 
@@ -328,7 +222,7 @@ extension Pager {
         guard layout != .none else { return (nil, TabBarState(layout: .none, contentWidth: 0, offset: 0)) }
         let bar = tabBarLayout
         guard let index, geometry.hasTabs else { return (nil, bar.restingBar) }
-        let overscroll = self.overscroll.flatMap { past in overscrollShift.map { (edge: past.edge, shift: $0) } }
+        let overscroll = self.overscroll.map { (edge: $0.edge, shift: pageStrip.shift(of: $0)) }
         let placed = bar.indicatorAndBar(
             current: index, transition: transition, overscroll: overscroll, strip: bar.strip(highlight))
         return (placed.indicator, placed.tabBar)
@@ -337,13 +231,10 @@ extension Pager {
     /// The keyframes at rest on each of `positions`, as reported.
     func keyframes(at positions: ArraySlice<Int>) -> [Keyframe] {
         // What every keyframe shares is made once.
-        let onePerView = settings.hasOnePagePerView
         let strip = pageStrip
         let bar = geometry.hasTabs ? tabBarLayout : nil
         return positions.map { position in
-            let pageOffset =
-                onePerView
-                ? reportedPageOffset(Double(position)) : reportedPageOffset(strip.restOffset(position), in: strip)
+            let pageOffset = strip.reportedRestOffset(position)
             guard let placed = bar?.keyframe(at: position) else {
                 return Keyframe(index: position, pageOffset: pageOffset, indicator: nil, tabBarOffset: 0)
             }

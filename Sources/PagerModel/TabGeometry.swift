@@ -66,41 +66,41 @@ struct TabGeometry: Sendable, Equatable {
     /// Lays out `pages` with `settings`; a fixed layout whose tabs would not be wider than 0 is refused.
     static func make(pages: [Page], settings: PagerSettings) throws(PagerError) -> TabGeometry {
         let bar = settings.tabBar
-        switch bar.layout {
-        case .none:
-            return TabGeometry(storage: .none, contentWidth: 0)
-        case .fixed:
-            return try fixed(count: pages.count, settings: settings)
-        case .scrollable, .auto:
-            return try make(
-                layout: bar.layout, widths: pages.lazy.map { scrollableWidth(of: $0, bar: bar) }, settings: settings)
+        return try make(layout: bar.layout, count: pages.count, settings: settings) {
+            scrollableWidth(of: pages[$0], bar: bar)
         }
     }
 
     /// Lays out tabs whose scrollable widths are `widths` (each page's `tabWidth`, or its bounded
-    /// estimate) in `layout`: what ``make(pages:settings:)`` does once it has the widths. A fixed
-    /// bar uses only their count.
-    static func make(
-        layout: TabLayout, widths: some Collection<Double>, settings: PagerSettings
+    /// estimate) in `layout`: what ``make(pages:settings:)`` does once it has the widths, so a
+    /// client that has them (a state document reports them) lays the bar out the same way. A
+    /// fixed bar uses only their count.
+    static func make(layout: TabLayout, widths: [Double], settings: PagerSettings) throws(PagerError) -> TabGeometry {
+        try make(layout: layout, count: widths.count, settings: settings) { widths[$0] }
+    }
+
+    /// Lays out `count` tabs in `layout`, tab i's scrollable width being `width(i)` (asked for
+    /// only by a scrollable or automatic layout, once per tab).
+    private static func make(
+        layout: TabLayout, count: Int, settings: PagerSettings, width: (Int) -> Double
     ) throws(PagerError) -> TabGeometry {
         switch layout {
         case .none:
             return TabGeometry(storage: .none, contentWidth: 0)
         case .fixed:
-            return try fixed(count: widths.count, settings: settings)
+            return try fixed(count: count, settings: settings)
+        case .scrollable:
+            return scrollable(count: count, bar: settings.tabBar, width: width)
         case .auto:
             // Fixed when the widest tab fits an equal share (an empty bar is an empty fixed one).
-            let count = widths.count
             guard count > 0 else { return try fixed(count: 0, settings: settings) }
             let bar = settings.tabBar
-            let scrollable = scrollable(widths: widths, bar: bar)
+            let scrollable = scrollable(count: count, bar: bar, width: width)
             let share = (settings.viewportWidth - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
-            guard case .scrollable(let frames) = scrollable.storage,
+            guard share > 0, case .scrollable(let frames) = scrollable.storage,
                 frames.allSatisfy({ $0.width <= share + 1e-9 })
             else { return scrollable }
             return try fixed(count: count, settings: settings)
-        case .scrollable:
-            return scrollable(widths: widths, bar: settings.tabBar)
         }
     }
 
@@ -121,17 +121,18 @@ struct TabGeometry: Sendable, Equatable {
         return TabGeometry(storage: .fixed(width: width, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
     }
 
-    /// Tabs of `widths` one after another from the inset, `spacing` apart.
-    private static func scrollable(widths: some Collection<Double>, bar: TabBarSettings) -> TabGeometry {
-        guard !widths.isEmpty else { return TabGeometry(storage: .scrollable(frames: []), contentWidth: 0) }
+    /// `count` tabs, tab i `width(i)` wide, one after another from the inset, `spacing` apart.
+    private static func scrollable(count: Int, bar: TabBarSettings, width: (Int) -> Double) -> TabGeometry {
+        guard count > 0 else { return TabGeometry(storage: .scrollable(frames: []), contentWidth: 0) }
         var frames: [Frame] = []
-        frames.reserveCapacity(widths.count)
+        frames.reserveCapacity(count)
         var x = bar.inset
-        for width in widths {
+        for position in 0..<count {
+            let width = width(position)
             frames.append(Frame(x: x, width: width))
             x += width + bar.spacing
         }
-        let last = frames[frames.count - 1]
+        let last = frames[count - 1]
         return TabGeometry(storage: .scrollable(frames: frames), contentWidth: last.x + last.width + bar.inset)
     }
 
