@@ -66,42 +66,65 @@ struct TabGeometry: Sendable, Equatable {
     /// Lays out `pages` with `settings`; a fixed layout whose tabs would not be wider than 0 is refused.
     static func make(pages: [Page], settings: PagerSettings) throws(PagerError) -> TabGeometry {
         let bar = settings.tabBar
-        return try make(layout: bar.layout, count: pages.count, settings: settings) {
-            scrollableWidth(of: pages[$0], bar: bar)
+        switch bar.layout {
+        case .none:
+            return TabGeometry(storage: .none, contentWidth: 0)
+        case .fixed:
+            return try fixed(count: pages.count, settings: settings)
+        case .scrollable, .auto:
+            var frames: [Frame] = []
+            frames.reserveCapacity(pages.count)
+            var x = bar.inset
+            for page in pages {
+                // The title and width are passed, not the page: passing a page copies all of it.
+                let width = scrollableWidth(tabWidth: page.tabWidth, title: page.title, bar: bar)
+                frames.append(Frame(x: x, width: width))
+                x += width + bar.spacing
+            }
+            return try settle(bar.layout, frames: frames, settings: settings)
         }
     }
 
     /// Lays out tabs whose scrollable widths are `widths` (each page's `tabWidth`, or its bounded
-    /// estimate) in `layout`: what ``make(pages:settings:)`` does once it has the widths, so a
-    /// client that has them (a state document reports them) lays the bar out the same way. A
-    /// fixed bar uses only their count.
+    /// estimate) in `layout`, as ``make(pages:settings:)`` does once it has the widths: a client
+    /// that has them (a state document reports them) lays the bar out the same way. A fixed bar
+    /// uses only their count.
     static func make(layout: TabLayout, widths: [Double], settings: PagerSettings) throws(PagerError) -> TabGeometry {
-        try make(layout: layout, count: widths.count, settings: settings) { widths[$0] }
-    }
-
-    /// Lays out `count` tabs in `layout`, tab i's scrollable width being `width(i)` (asked for
-    /// only by a scrollable or automatic layout, once per tab).
-    private static func make(
-        layout: TabLayout, count: Int, settings: PagerSettings, width: (Int) -> Double
-    ) throws(PagerError) -> TabGeometry {
+        let bar = settings.tabBar
         switch layout {
         case .none:
             return TabGeometry(storage: .none, contentWidth: 0)
         case .fixed:
-            return try fixed(count: count, settings: settings)
-        case .scrollable:
-            return scrollable(count: count, bar: settings.tabBar, width: width)
-        case .auto:
-            // Fixed when the widest tab fits an equal share (an empty bar is an empty fixed one).
-            guard count > 0 else { return try fixed(count: 0, settings: settings) }
-            let bar = settings.tabBar
-            let scrollable = scrollable(count: count, bar: bar, width: width)
-            let share = (settings.viewportWidth - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
-            guard share > 0, case .scrollable(let frames) = scrollable.storage,
-                frames.allSatisfy({ $0.width <= share + 1e-9 })
-            else { return scrollable }
-            return try fixed(count: count, settings: settings)
+            return try fixed(count: widths.count, settings: settings)
+        case .scrollable, .auto:
+            var frames: [Frame] = []
+            frames.reserveCapacity(widths.count)
+            var x = bar.inset
+            for width in widths {
+                frames.append(Frame(x: x, width: width))
+                x += width + bar.spacing
+            }
+            return try settle(layout, frames: frames, settings: settings)
         }
+    }
+
+    /// The geometry of scrollable tabs at `frames` (one after another from the inset) in
+    /// `layout`, `scrollable` or `auto`: automatic tabs are fixed when the widest fits an equal
+    /// share of the bar (an empty bar is an empty fixed one).
+    private static func settle(
+        _ layout: TabLayout, frames: [Frame], settings: PagerSettings
+    ) throws(PagerError) -> TabGeometry {
+        let bar = settings.tabBar
+        let count = frames.count
+        if layout == .auto {
+            guard count > 0 else { return try fixed(count: 0, settings: settings) }
+            let share = (settings.viewportWidth - 2 * bar.inset - bar.spacing * Double(count - 1)) / Double(count)
+            if share > 0, frames.allSatisfy({ $0.width <= share + 1e-9 }) {
+                return try fixed(count: count, settings: settings)
+            }
+        }
+        guard let last = frames.last else { return TabGeometry(storage: .scrollable(frames: []), contentWidth: 0) }
+        return TabGeometry(storage: .scrollable(frames: frames), contentWidth: last.x + last.width + bar.inset)
     }
 
     /// Equal shares of the viewport: w = (W − 2e − s·(n − 1)) / n, refused when not wider than 0.
@@ -121,26 +144,11 @@ struct TabGeometry: Sendable, Equatable {
         return TabGeometry(storage: .fixed(width: width, inset: bar.inset, spacing: bar.spacing), contentWidth: W)
     }
 
-    /// `count` tabs, tab i `width(i)` wide, one after another from the inset, `spacing` apart.
-    private static func scrollable(count: Int, bar: TabBarSettings, width: (Int) -> Double) -> TabGeometry {
-        guard count > 0 else { return TabGeometry(storage: .scrollable(frames: []), contentWidth: 0) }
-        var frames: [Frame] = []
-        frames.reserveCapacity(count)
-        var x = bar.inset
-        for position in 0..<count {
-            let width = width(position)
-            frames.append(Frame(x: x, width: width))
-            x += width + bar.spacing
-        }
-        let last = frames[count - 1]
-        return TabGeometry(storage: .scrollable(frames: frames), contentWidth: last.x + last.width + bar.inset)
-    }
-
-    /// A page's tab in a scrollable bar: its `tabWidth` as given, else its estimate bounded by
-    /// `minTabWidth` and `maxTabWidth`.
-    static func scrollableWidth(of page: Page, bar: TabBarSettings) -> Double {
-        if let width = page.tabWidth { return width }
-        let estimate = estimatedWidth(of: page.title, bar: bar)
+    /// A page's tab in a scrollable bar: its `tabWidth` as given, else the estimate from its
+    /// title bounded by `minTabWidth` and `maxTabWidth`.
+    static func scrollableWidth(tabWidth: Double?, title: String, bar: TabBarSettings) -> Double {
+        if let tabWidth { return tabWidth }
+        let estimate = estimatedWidth(of: title, bar: bar)
         guard let bound = bar.maxTabWidth else { return estimate }
         return min(bound, estimate)
     }
