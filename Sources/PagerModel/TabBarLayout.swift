@@ -168,7 +168,7 @@ struct TabBarLayout {
     func baseWidth(_ position: Int) -> Double? { widensSelected ? geometry.frame(position).width : nil }
 
     /// The indicator and the bar's state on `current` with `transition` or `overscroll` in flight
-    /// (`shift` is the overscroll's displacement in pages, δ), with the frames of `strip`.
+    /// (`shift` is the overscroll's displacement in strides, δ), with the frames of `strip`.
     func indicatorAndBar(
         current: Int, transition: Transition?, overscroll: (edge: Edge, shift: Double)?, strip: TabStrip
     ) -> (indicator: Indicator, tabBar: TabBarState) {
