@@ -290,11 +290,12 @@ public struct PagerSettings: Sendable, Equatable {
             try Page.validatePositive(selectedTabWidth, field: "tabBar.selectedTabWidth")
         }
         let inset = tabBar.indicatorInset
-        for (value, member) in [
-            (inset.leading, "leading"), (inset.trailing, "trailing"), (inset.firstLeading, "firstLeading"),
-            (inset.lastTrailing, "lastTrailing"),
+        for (value, field) in [
+            (inset.leading, "tabBar.indicator.inset.leading"), (inset.trailing, "tabBar.indicator.inset.trailing"),
+            (inset.firstLeading, "tabBar.indicator.inset.firstLeading"),
+            (inset.lastTrailing, "tabBar.indicator.inset.lastTrailing"),
         ] {
-            try Page.validateNonNegative(value, field: "tabBar.indicator.inset.\(member)")
+            try Page.validateNonNegative(value, field: field)
         }
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")
