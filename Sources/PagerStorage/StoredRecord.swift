@@ -167,6 +167,19 @@ enum StoredRecord {
         w.string(auto.direction.rawValue)
         w.string(auto.atEnd.rawValue)
         w.string(auto.onInteraction.rawValue)
+        // The layout settings: tab alignment, scroll position, indicator inset, bounded and
+        // selected tab widths, pages per view.
+        w.string(bar.alignment.rawValue)
+        w.string(bar.selectedScrollPosition.rawValue)
+        let inset = bar.indicatorInset
+        w.beginArray()
+        for value in [inset.leading, inset.trailing, inset.firstLeading, inset.lastTrailing] { w.number(value) }
+        w.endArray()
+        if let width = bar.maxTabWidth { w.number(width) } else { w.null() }
+        if let width = bar.selectedTabWidth { w.number(width) } else { w.null() }
+        w.number(settings.pagesPerView)
+        w.number(settings.pageSpacing)
+        w.bool(settings.pagesCentered)
         w.endArray()
     }
 
@@ -342,6 +355,19 @@ enum StoredRecord {
         settings.autoAdvance.direction = try fields.enumeration()
         settings.autoAdvance.atEnd = try fields.enumeration()
         settings.autoAdvance.onInteraction = try fields.enumeration()
+        guard !fields.isAtEnd else { return settings }
+        settings.tabBar.alignment = try fields.enumeration()
+        settings.tabBar.selectedScrollPosition = try fields.enumeration()
+        var inset = try fields.array()
+        settings.tabBar.indicatorInset.leading = try inset.number()
+        settings.tabBar.indicatorInset.trailing = try inset.number()
+        settings.tabBar.indicatorInset.firstLeading = try inset.number()
+        settings.tabBar.indicatorInset.lastTrailing = try inset.number()
+        settings.tabBar.maxTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
+        settings.tabBar.selectedTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
+        settings.pagesPerView = try fields.number()
+        settings.pageSpacing = try fields.number()
+        settings.pagesCentered = try fields.bool()
         return settings
     }
 
