@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import PagerModel
 import PagerSessions
+import TestSupport
 import Testing
 
 @testable import PagerAPI
