@@ -31,8 +31,10 @@ enum StoredRecord {
         }
     }
 
-    /// The index, the transition, the overscroll and the auto-advance timer; the last two were
-    /// added later and are left out when there is neither.
+    /// The index, the transition, the overscroll, the auto-advance timer, the settings version and
+    /// the drag deadline; the members after the transition were added later and are left out from
+    /// the end while they hold nothing (no overscroll, an idle timer, settings version 1, no
+    /// deadline).
     static func position(of pager: Pager) -> [UInt8] {
         JSONWriter.bytes(capacity: 64) { w in writePosition(of: pager, &w) }
     }
@@ -50,16 +52,17 @@ enum StoredRecord {
         } else {
             w.null()
         }
+        let extras = pager.settingsVersion != 1 || pager.dragDeadline != nil
         if let overscroll = pager.overscroll {
             w.beginArray()
             w.string(overscroll.edge.rawValue)
             w.number(overscroll.progress)
             w.endArray()
-        } else if pager.timer != .idle {
+        } else if pager.timer != .idle || extras {
             w.null()
         }
         switch pager.timer {
-        case .idle: break
+        case .idle: if extras { w.null() }
         case .due(let at):
             w.beginArray()
             w.string("due")
@@ -70,6 +73,10 @@ enum StoredRecord {
             w.string(by.rawValue)
             w.int(remaining)
             w.endArray()
+        }
+        if extras {
+            w.int(pager.settingsVersion)
+            if let deadline = pager.dragDeadline { w.int(Int(deadline)) } else { w.null() }
         }
         w.endArray()
     }
@@ -180,6 +187,9 @@ enum StoredRecord {
         w.number(settings.pagesPerView)
         w.number(settings.pageSpacing)
         w.bool(settings.pagesCentered)
+        // Release by velocity and the drag timeout.
+        w.number(settings.release.flickVelocity)
+        w.int(settings.dragTimeout)
         w.endArray()
     }
 
@@ -214,7 +224,8 @@ enum StoredRecord {
         return try valid { () throws(PagerError) in
             try Pager(
                 restoring: pages, index: place.index, transition: place.transition, overscroll: place.overscroll,
-                settings: settings, catalog: catalog, version: version, timer: place.timer)
+                settings: settings, catalog: catalog, version: version, timer: place.timer,
+                settingsVersion: place.settingsVersion, dragDeadline: place.dragDeadline)
         }
     }
 
@@ -226,7 +237,7 @@ enum StoredRecord {
         return try valid { () throws(PagerError) in
             try held.restoring(
                 index: place.index, transition: place.transition, overscroll: place.overscroll, version: version,
-                timer: place.timer)
+                timer: place.timer, settingsVersion: place.settingsVersion, dragDeadline: place.dragDeadline)
         }
     }
 
@@ -241,6 +252,8 @@ enum StoredRecord {
         var transition: Transition?
         var overscroll: Overscroll?
         var timer: AutoAdvanceTimer
+        var settingsVersion = 1
+        var dragDeadline: Int64?
 
         init(parsing position: [UInt8]) throws(RecordError) {
             var place = try Fields(parsing: position, what: "position")
@@ -263,6 +276,10 @@ enum StoredRecord {
                     }
                     return .paused(by: by, remaining: value)
                 } ?? .idle
+            if !place.isAtEnd {
+                settingsVersion = try place.int()
+                dragDeadline = try place.optional { fields throws(RecordError) in Int64(try fields.int()) }
+            }
         }
     }
 
@@ -368,6 +385,9 @@ enum StoredRecord {
         settings.pagesPerView = try fields.number()
         settings.pageSpacing = try fields.number()
         settings.pagesCentered = try fields.bool()
+        guard !fields.isAtEnd else { return settings }
+        settings.release.flickVelocity = try fields.number()
+        settings.dragTimeout = try fields.int()
         return settings
     }
 
