@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
-        .target(name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "PagerModel", "PagerSessions"]),
+        .target(
+            name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions"]),
         .target(
             name: "PagerAPI",
             dependencies: [
@@ -103,7 +104,8 @@ let package = Package(
             name: "PagerAppTests",
             dependencies: ["PagerApp", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
-            name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),
+            name: "PagerStorageTests",
+            dependencies: ["Locking", "PagerStorage", "PagerSessions", "PagerModel", "JSON", "TestSupport"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import PagerModel
 public import PagerSessions
 import Synchronization
@@ -22,9 +23,8 @@ import Synchronization
 /// server went away, a disk is full), the writer fails it and everything queued behind it,
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
-    // @unchecked: the queue guards its own state; `listenerEnded` is set before the listener thread
-    // starts and only read after; `listenerConnected` is atomic; the connection belongs to the
-    // writer thread once recovery is done.
+    // @unchecked: the queue and `listenerRunning` guard their own state; `listenerConnected` is
+    // atomic; the connection belongs to the writer thread once recovery is done.
 
     /// How the store is set up.
     public struct Options: Sendable {
@@ -72,28 +72,28 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// The largest announcement PostgreSQL takes is 8,000 bytes; this leaves room for the header.
     static let maxPayload = 7_900
 
-    private let options: Options
+    let options: Options
     private let connection: PostgresConnection
     /// Where the server is, for messages: the URL without its query.
-    private let place: String
+    let place: String
     /// This process among those sharing the database, so that it skips its own announcements.
-    private let instance = String(UUID().uuidString.prefix(8))
+    let instance = String(UUID().uuidString.prefix(8))
 
     public var isShared: Bool { true }
 
     /// One thing for the writer to do.
-    private enum Work {
+    enum Work {
         case change(SessionChange, ChangeAnnouncement?, (@Sendable (StoreError?) -> Void)?)
         case load(SessionID, @Sendable (Result<StoredSession?, StoreError>) -> Void)
         case expire(Double, @Sendable () -> Void)
     }
 
-    private let queue = WriterQueue<Work>()
-    /// Signalled when the listener thread ends; nil until it starts.
-    private var listenerEnded: DispatchSemaphore?
+    let queue = WriterQueue<Work>()
+    /// Whether the listener thread runs; ``close()`` waits for it to end.
+    let listenerRunning = Locked(false)
     /// Whether the listener holds a connection (or has not been started): set by the listener
     /// thread, read by anyone.
-    private let listenerConnected = Atomic<Bool>(true)
+    let listenerConnected = Atomic<Bool>(true)
 
     public var statistics: StoreStatistics { queue.statistics }
 
@@ -283,7 +283,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// connections. Submissions after it are refused.
     public func close() {
         queue.close()
-        listenerEnded?.wait()
+        listenerRunning.wait(until: { !$0 }, then: { _ in })
         connection.close()
     }
 
@@ -525,83 +525,5 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         case .touch(_, let lastUsed):
             return .init(name: "touch", parameters: [.text(id), .double(lastUsed)])
         }
-    }
-
-    // MARK: - The listener thread
-
-    /// Starts listening for the changes other processes announce: `onChange` gets each, in the
-    /// order they were committed; `onResynchronize` is called after the listening connection was
-    /// lost and made again, since announcements made meanwhile are lost.
-    public func listen(
-        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
-    ) {
-        let ended = DispatchSemaphore(value: 0)
-        listenerEnded = ended
-        let thread = Thread {
-            self.listenLoop(onChange: onChange, onResynchronize: onResynchronize)
-            ended.signal()
-        }
-        thread.name = "pagerd-postgres-listen"
-        thread.start()
-    }
-
-    private func listenLoop(
-        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
-    ) {
-        var listening: PostgresConnection?
-        var lost = false
-        while !queue.isClosing {
-            do {
-                if listening == nil {
-                    let made = try PostgresConnection(url: options.url, password: options.password)
-                    try made.execute("LISTEN \(Self.channel)")
-                    listening = made
-                    listenerConnected.store(true, ordering: .relaxed)
-                    if lost {
-                        options.warn("\(place): listening again; sessions watched here are brought up to date")
-                        onResynchronize()
-                    }
-                }
-                for payload in try listening?.notifications(timeout: 0.5) ?? [] {
-                    if let change = remoteChange(from: payload) { onChange(change) }
-                }
-            } catch {
-                if !lost || listening != nil { options.log("\(place): listening for changes failed: \(error)") }
-                listening = nil
-                lost = true
-                listenerConnected.store(false, ordering: .relaxed)
-                Thread.sleep(forTimeInterval: options.retryDelay)
-            }
-        }
-        listening?.close()
-    }
-
-    /// An announcement of another process as a change; nil for this process's own and for
-    /// anything unreadable.
-    private func remoteChange(from payload: String) -> RemoteChange? {
-        let lines = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
-        let header = lines[0].split(separator: " ")
-        guard header.count == 6, header[0] != Substring(instance), let version = Int(header[3]),
-            let kind = SessionEventKind(rawValue: String(header[4])),
-            let cause = EventCause(rawValue: String(header[5]))
-        else { return nil }
-        let id = SessionID(String(header[2]))
-        let announcement = ChangeAnnouncement(kind: kind, cause: cause)
-        let state: RemoteChange.State
-        switch header[1] {
-        case "D": state = .deleted
-        case "U": state = .unknown
-        case "M" where lines.count >= 2:
-            let position = Array(lines[1].utf8)
-            state = .position { held in try? StoredRecord.pager(laying: position, on: held, version: version) }
-        case "S" where lines.count == 3:
-            guard
-                let pager = try? StoredRecord.pager(
-                    document: Array(lines[2].utf8), position: Array(lines[1].utf8), version: version)
-            else { return RemoteChange(id: id, version: version, announcement: announcement, state: .unknown) }
-            state = .whole(pager)
-        default: return nil
-        }
-        return RemoteChange(id: id, version: version, announcement: announcement, state: state)
     }
 }
