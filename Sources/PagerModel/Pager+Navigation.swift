@@ -108,10 +108,10 @@ extension Pager {
 
     /// A scroll, as ``ScrollScene/scroll(_:)`` applies it (the code a client's prediction runs).
     mutating func scroll(_ input: ScrollInput, report: inout Report) throws(PagerError) {
-        guard var scene = scrollScene else { throw PagerError.empty }
-        let scrolled = try scene.scroll(input)
-        transition = scene.transition
-        overscroll = scene.overscroll
+        let current = try currentIndex()
+        let scrolled = try ScrollScene.scroll(
+            input, settings: settingsBox, count: pages.count, index: current, transition: &transition,
+            overscroll: &overscroll)
         if scrolled.changed { report.changed = true }
         report.edge = scrolled.edge
         report.blocked = scrolled.blocked

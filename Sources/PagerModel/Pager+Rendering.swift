@@ -96,7 +96,10 @@ extension Pager {
     /// (c + σ·f)·E: the scroll offset along the page axis, unclamped and unwrapped; mirrored
     /// ((n − 1)·W − P) when horizontal and right to left; 0 with no pages. With several pages per
     /// view or a gap between them, the ``PageStrip``'s offset (mirrored R − P).
-    public var pageOffset: Double { scrollScene?.pageOffset ?? 0 }
+    public var pageOffset: Double {
+        guard let index else { return 0 }
+        return pageStrip.reportedOffset(current: index, transition: transition, overscroll: overscroll)
+    }
 
     /// A page's extent along the page axis: the viewport's with one page per view, else
     /// (E − (k − 1)·g)/k.
@@ -181,14 +184,6 @@ extension Pager {
         return TabHighlight(current: index, transition: transition, tracking: settings.tabBar.indicatorTracking)
     }
 
-    /// The pager as a scroll sees it (settings, frames, count, position); nil with no pages.
-    var scrollScene: ScrollScene? {
-        guard let index else { return nil }
-        return ScrollScene(
-            settingsBox: settingsBox, geometry: geometry, count: pages.count, index: index, transition: transition,
-            overscroll: overscroll)
-    }
-
     /// The pages on screen with the fraction of each (SPEC §5.11): an entry whose fraction·E is
     /// at most 1 point is left out.
     public var visible: [VisiblePage] {
@@ -199,7 +194,8 @@ extension Pager {
 
     /// Calls `body` with each of ``visible`` in order, building no list.
     public func forEachVisible(_ body: (VisiblePage) -> Void) {
-        scrollScene?.forEachVisible { page, fraction in
+        guard let index else { return }
+        pageStrip.forEachVisible(current: index, transition: transition) { page, fraction in
             body(VisiblePage(index: page, id: pages[page].id, fraction: fraction))
         }
     }
@@ -214,11 +210,9 @@ extension Pager {
     /// The indicator and the tab bar's state, computed together (the bar's offset follows the
     /// frame the indicator follows, from before its inset and a progressive fill).
     public var indicatorAndTabBar: (indicator: Indicator?, tabBar: TabBarState) {
-        if let scene = scrollScene { return scene.indicatorAndTabBar }
-        guard settings.tabBar.layout != .none else {
-            return (nil, TabBarState(layout: .none, contentWidth: 0, offset: 0))
-        }
-        return (nil, tabBarLayout.restingBar)
+        ScrollScene.indicatorAndTabBar(
+            settings: settingsBox, geometry: geometry, count: pages.count, index: index, transition: transition,
+            overscroll: overscroll)
     }
 
     /// The keyframes at rest on each of `positions`, as reported.

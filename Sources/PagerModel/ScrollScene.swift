@@ -3,9 +3,12 @@ import Foundation
 /// A pager as a scroll sees it: its settings, its tab frames, its page count and where it is (the
 /// current index, the transition or overscroll in flight). A scroll's effect and every member an
 /// answer reports about it (page offset, pages on screen, tabs, indicator, tab bar) are computed
-/// here, from these alone. The server's ``Pager`` makes one of itself to scroll and to render; a
-/// client's ``ScrollPredictor`` makes one from a state document and a settings document. Both
-/// then run this code, so a prediction cannot drift from the server's answer.
+/// here, from these alone. The server's ``Pager`` passes its own parts to the static forms of
+/// the scroll and of the indicator and tab bar (so that its hot path copies nothing into a
+/// scene), and renders tabs, the page offset and the pages on screen with the same
+/// ``TabBarLayout``, ``TabHighlight`` and ``PageStrip`` calls; a client's ``ScrollPredictor``
+/// makes a scene from a state document and a settings document. Both run this code, so a
+/// prediction cannot drift from the server's answer.
 struct ScrollScene: Sendable {
     /// The settings, shared with the pager they came from (reading one copies only that member).
     let settingsBox: SettingsBox
@@ -60,13 +63,21 @@ struct ScrollScene: Sendable {
     /// Signed progress from `input`, before clamping: + toward the next page. Refuses NaN (an
     /// offset far beyond the viewport can overflow the ratio to ±infinity; it still has a
     /// direction and is clamped).
-    func progress(of input: ScrollInput) throws(PagerError) -> Double {
+    static func progress(
+        of input: ScrollInput, settings: SettingsBox, count: Int, current: Int
+    ) throws(PagerError) -> Double {
         let raw: Double
         let field: String
         switch input {
-        case .progress(let p): raw = p; field = "progress"
-        case .offset(let offset): raw = pageStrip.progress(fromOffset: offset, current: index); field = "offset"
-        case .windowOffset(let offset): raw = pageStrip.progress(fromWindowOffset: offset); field = "windowOffset"
+        case .progress(let p):
+            raw = p
+            field = "progress"
+        case .offset(let offset):
+            raw = PageStrip(settings: settings.value, count: count).progress(fromOffset: offset, current: current)
+            field = "offset"
+        case .windowOffset(let offset):
+            raw = PageStrip(settings: settings.value, count: count).progress(fromWindowOffset: offset)
+            field = "windowOffset"
         }
         guard !raw.isNaN else { throw .invalid(field: field, "Must be a finite number.") }
         return raw
@@ -76,9 +87,17 @@ struct ScrollScene: Sendable {
     /// change of sign retargets); with no neighbour that way, the rest state or, with a rubber
     /// band, an overscroll; p = 0 keeps a transition in flight at 0; a locked way changes nothing.
     mutating func scroll(_ input: ScrollInput) throws(PagerError) -> ScrollReport {
+        try Self.scroll(
+            input, settings: settingsBox, count: count, index: index, transition: &transition, overscroll: &overscroll)
+    }
+
+    /// ``scroll(_:)`` on the parts of a scene, which a pager passes without copying them into one.
+    static func scroll(
+        _ input: ScrollInput, settings: SettingsBox, count: Int, index: Int, transition: inout Transition?,
+        overscroll: inout Overscroll?
+    ) throws(PagerError) -> ScrollReport {
         var report = ScrollReport()
-        let raw = try progress(of: input)
-        let settings = settingsBox
+        let raw = try progress(of: input, settings: settings, count: count, current: index)
         if raw != 0 {
             let way: Direction = raw > 0 ? .forward : .reverse
             guard settings.value.swipe.allows(way) else {
@@ -101,8 +120,8 @@ struct ScrollScene: Sendable {
         }
         let direction: Direction = p > 0 ? .forward : .reverse
         let mode = settings.value.mode
-        guard let target = Self.neighbor(of: index, direction, count: count, mode: mode) else {
-            let edge = Self.edge(after: index, moving: direction, count: count, mode: mode)
+        guard let target = neighbor(of: index, direction, count: count, mode: mode) else {
+            let edge = edge(after: index, moving: direction, count: count, mode: mode)
             report.edge = edge
             guard settings.value.rubberBand.style != .none, let edge else {
                 if transition != nil || overscroll != nil {
@@ -163,14 +182,29 @@ struct ScrollScene: Sendable {
     /// frame the indicator follows, from before its inset and a progressive fill); no indicator
     /// without a tab bar.
     var indicatorAndTabBar: (indicator: Indicator?, tabBar: TabBarState) {
-        guard settingsBox.value.tabBar.layout != .none else {
+        Self.indicatorAndTabBar(
+            settings: settingsBox, geometry: geometry, count: count, index: index, transition: transition,
+            overscroll: overscroll)
+    }
+
+    /// ``indicatorAndTabBar`` from the parts of a scene, which a pager passes without copying
+    /// them into one; nil `index` (no pages) gives the bar at rest with no indicator.
+    static func indicatorAndTabBar(
+        settings: SettingsBox, geometry: TabGeometry, count: Int, index: Int?, transition: Transition?,
+        overscroll: Overscroll?
+    ) -> (indicator: Indicator?, tabBar: TabBarState) {
+        guard settings.value.tabBar.layout != .none else {
             return (nil, TabBarState(layout: .none, contentWidth: 0, offset: 0))
         }
-        let bar = tabBarLayout
-        guard geometry.hasTabs else { return (nil, bar.restingBar) }
-        let overscroll = self.overscroll.map { (edge: $0.edge, shift: pageStrip.shift(of: $0)) }
+        let bar = TabBarLayout(geometry: geometry, settings: settings, count: count)
+        guard let index, geometry.hasTabs else { return (nil, bar.restingBar) }
+        let shifted = overscroll.map {
+            (edge: $0.edge, shift: PageStrip(settings: settings.value, count: count).shift(of: $0))
+        }
+        let highlight = TabHighlight(
+            current: index, transition: transition, tracking: settings.value.tabBar.indicatorTracking)
         let placed = bar.indicatorAndBar(
-            current: index, transition: transition, overscroll: overscroll, strip: bar.strip(highlight))
+            current: index, transition: transition, overscroll: shifted, strip: bar.strip(highlight))
         return (placed.indicator, placed.tabBar)
     }
 }
