@@ -18,7 +18,11 @@ let package = Package(
     name: "pagerd",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "pagerd", targets: ["pagerd"])
+        .executable(name: "pagerd", targets: ["pagerd"]),
+        // For clients: the model (prediction of a scroll's answer included), with no server code.
+        .library(name: "PagerModel", targets: ["PagerModel", "JSON"]),
+        // Prediction from pagerd's JSON documents as the JSON module parses them.
+        .library(name: "PagerDocuments", targets: ["PagerDocuments", "PagerModel", "JSON"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -50,6 +54,7 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "Locking", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
+        .target(name: "PagerDocuments", dependencies: ["JSON", "PagerModel"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
         .target(
             name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions"]),
@@ -99,6 +104,8 @@ let package = Package(
                 "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        .testTarget(
+            name: "PredictionTests", dependencies: ["PagerDocuments", "PagerModel", "JSON", "TestSupport"]),
         .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
         .testTarget(
             name: "PagerAppTests",
@@ -121,7 +128,8 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
         .executableTarget(
             name: "PagerBenchmarks",
             dependencies: [
-                "JSON", "PagerModel", "PagerSessions", "PagerAPI", .product(name: "Benchmark", package: "benchmark"),
+                "JSON", "PagerModel", "PagerDocuments", "PagerSessions", "PagerAPI",
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PagerBenchmarks",
             swiftSettings: swiftSettings,
