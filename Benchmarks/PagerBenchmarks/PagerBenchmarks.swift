@@ -120,6 +120,52 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Request decoding, from the body's bytes to typed values (the strict parser included): a
+    // create with pages and settings, a create from a template with overrides, a PATCH of the
+    // settings, and the settings document a GET writes.
+    for count in [4, 100] {
+        let body = Array(createBody(pages: count).utf8)
+        Benchmark("decoding: create body (\(count) pages, settings)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                let object = try! JSONParser.parse(body).objectValue!
+                blackHole(try! PagerDefinition(json: object, extraMembers: ["template"]))
+            }
+        }
+    }
+    // The most frequent body, read as the scroll route reads it (its members allowed, exactly
+    // one form, a number).
+    let scrollBody = Array(#"{"progress":0.37}"#.utf8)
+    Benchmark("decoding: scroll body") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let reader = try! JSONReader(JSONParser.parse(scrollBody))
+            try! reader.allowOnly(["progress", "offset", "windowOffset"])
+            var given = 0
+            for name in ["progress", "offset", "windowOffset"] where reader.has(name) { given += 1 }
+            precondition(given == 1)
+            blackHole(try! reader.number("progress"))
+        }
+    }
+    let template = try! Template(json: try! JSONParser.parse(createBody(pages: 8, named: "bench")))
+    let overrides = Array(#"{"template":"bench","viewport":{"width":412},"tabBar":{"layout":"scrollable"}}"#.utf8)
+    Benchmark("decoding: create body from a template with overrides (8 pages)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let object = try! JSONParser.parse(overrides).objectValue!
+            blackHole(try! template.makeDefinition(overrides: object, extraMembers: ["template"]))
+        }
+    }
+    let patchBody = Array(
+        #"{"tabBar":{"indicator":{"style":"elastic"},"spacing":8},"autoAdvance":{"enabled":true}}"#.utf8)
+    let current = try! PagerDefinition(json: try! JSONParser.parse(createBody(pages: 4)).objectValue!).settings
+    Benchmark("decoding: PATCH of the settings") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let object = try! JSONParser.parse(patchBody).objectValue!
+            blackHole(try! current.patched(with: object))
+        }
+    }
+    Benchmark("encoding: settings document") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(JSONWriter.encode(.object(current.document))) }
+    }
+
     let loopOfFour = PagerDefinition(
         pages: (0..<4).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: nil,
         settings: {
@@ -162,4 +208,18 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// A create body with `count` pages and most settings given.
+func createBody(pages count: Int, named name: String? = nil) -> String {
+    let pages = (0..<count).map { #"{"id":"p\#($0)","title":"Page \#($0)","content":{"kind":"feed","n":\#($0)}}"# }
+    return """
+        {\(name.map { #""name":"\#($0)","# } ?? "")"pages":[\(pages.joined(separator: ","))],"mode":"bounded",\
+        "viewport":{"width":390,"height":844},"layoutDirection":"ltr","swipe":"both",\
+        "rubberBand":{"style":"resistance","ratio":0.8},\
+        "tabBar":{"layout":"fixed","spacing":4,"indicator":{"style":"linear","height":3,"tracking":"continuous"},\
+        "title":{"color":"#333333FF","selectedColor":"#000000FF","scale":1,"selectedScale":1.1}},\
+        "preload":1,"trailingAction":{"id":"more","title":"More"},\
+        "autoAdvance":{"enabled":false,"interval":4000},"release":{"flickVelocity":0.6},"dragTimeout":15000}
+        """
 }
