@@ -199,100 +199,11 @@ extension PagerSettings {
         }
     }
 
-    /// The settings as JSON, in the shape they are decoded from; PATCH merges over this.
-    public var json: JSONObject {
-        var object: JSONObject = [
-            "mode": .string(mode.rawValue),
-            "viewport": [
-                "width": .number(viewportWidth), "height": .number(viewportHeight),
-                "pagesPerView": .number(pagesPerView), "pageSpacing": .number(pageSpacing),
-                "centered": .bool(pagesCentered),
-            ],
-            "layoutDirection": .string(layoutDirection.rawValue),
-            "orientation": .string(orientation.rawValue),
-            "swipe": .string(swipe.rawValue),
-            "rubberBand": ["style": .string(rubberBand.style.rawValue), "ratio": .number(rubberBand.ratio)],
-            "autoAdvance": [
-                "enabled": .bool(autoAdvance.enabled), "interval": .number(Double(autoAdvance.interval)),
-                "direction": .string(autoAdvance.direction.rawValue), "atEnd": .string(autoAdvance.atEnd.rawValue),
-                "onInteraction": .string(autoAdvance.onInteraction.rawValue),
-            ],
-            "accessibilityText": [
-                "tabValueFormat": .string(accessibilityText.tabValueFormat),
-                "pageValueFormat": .string(accessibilityText.pageValueFormat),
-                "firstPageMessage": .string(accessibilityText.firstPageMessage),
-                "lastPageMessage": .string(accessibilityText.lastPageMessage),
-            ],
-            "tabBar": [
-                "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
-                "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),
-                "tabPadding": .number(tabBar.tabPadding), "charWidth": .number(tabBar.charWidth),
-                "alignment": .string(tabBar.alignment.rawValue),
-                "selectedScrollPosition": .string(tabBar.selectedScrollPosition.rawValue),
-                "indicator": [
-                    "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
-                    "overscroll": .string(tabBar.indicatorOverscroll.rawValue),
-                    "tracking": .string(tabBar.indicatorTracking.rawValue),
-                    "progressive": .bool(tabBar.indicatorProgressive),
-                    "inset": [
-                        "leading": .number(tabBar.indicatorInset.leading),
-                        "trailing": .number(tabBar.indicatorInset.trailing),
-                        "firstLeading": .number(tabBar.indicatorInset.firstLeading),
-                        "lastTrailing": .number(tabBar.indicatorInset.lastTrailing),
-                    ],
-                ],
-            ],
-            "preload": .number(Double(preload)),
-            "release": ["flickVelocity": .number(release.flickVelocity)],
-            "dragTimeout": .number(Double(dragTimeout)),
-        ]
-        if case .object(var bar) = object["tabBar"] ?? .null {
-            if let title = tabBar.title {
-                bar["title"] = [
-                    "color": .string(title.color.hex), "selectedColor": .string(title.selectedColor.hex),
-                    "scale": .number(title.scale), "selectedScale": .number(title.selectedScale),
-                ]
-            }
-            if let width = tabBar.maxTabWidth { bar["maxTabWidth"] = .number(width) }
-            if let width = tabBar.selectedTabWidth { bar["selectedTabWidth"] = .number(width) }
-            object["tabBar"] = .object(bar)
-        }
-        if let trailingAction { object["trailingAction"] = trailingAction.json }
-        if let emptyState {
-            var empty: JSONObject = ["title": .string(emptyState.title)]
-            if let action = emptyState.action { empty["action"] = action.json }
-            object["emptyState"] = .object(empty)
-        }
-        return object
-    }
-
-    /// The settings document of `GET /v1/sessions/{id}/settings`: ``json`` with every member
-    /// present, the unset ones as null, so a client sees each setting's effective value. It
-    /// round-trips: a create or a PATCH with it gives these settings (null reads as unset).
-    public var document: JSONObject {
-        var object = json
-        if case .object(var bar) = object["tabBar"] ?? .null {
-            for member in ["title", "maxTabWidth", "selectedTabWidth"] where bar[member] == nil { bar[member] = .null }
-            object["tabBar"] = .object(bar)
-        }
-        if object["trailingAction"] == nil { object["trailingAction"] = .null }
-        if object["emptyState"] == nil { object["emptyState"] = .null }
-        if case .object(var empty) = object["emptyState"] ?? .null, empty["action"] == nil {
-            empty["action"] = .null
-            object["emptyState"] = .object(empty)
-        }
-        return object
-    }
-
-    /// Applies a PATCH body (RFC 7396 merge patch over `json`); only settings members are allowed.
+    /// Applies a PATCH body (RFC 7396 merge patch over ``document``, whose nulls read as unset);
+    /// only settings members are allowed.
     public func patched(with patch: JSONObject) throws(PagerError) -> PagerSettings {
         let reader = try JSONReader(.object(patch))
         try reader.allowOnly(Self.members)
-        return try PagerSettings(json: json.merging(patch: patch))
+        return try PagerSettings(json: document.merging(patch: patch))
     }
-}
-
-extension PagerAction {
-    /// `{id, title}`.
-    public var json: JSONValue { ["id": .string(id), "title": .string(title)] }
 }

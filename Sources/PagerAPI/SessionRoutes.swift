@@ -75,8 +75,7 @@ struct SessionRoutes {
             jsonBytesResponse(StateDocument.neighbors(snapshot.pager), version: snapshot.version)
         }
         addSnapshotRoute("/v1/sessions/{id}/settings", into: &router) { snapshot in
-            jsonBytesResponse(
-                JSONWriter.encode(.object(snapshot.pager.settings.document)), version: snapshot.version)
+            jsonBytesResponse(snapshot.pager.settings.documentBytes, version: snapshot.version)
         }
         addSnapshotRoute("/v1/sessions/{id}/pages", into: &router) { snapshot in
             jsonBytesResponse(StateDocument.pages(snapshot.pager), version: snapshot.version)

@@ -97,27 +97,13 @@ public enum StateDocument {
             w.endObject()
         }
         w.endArray()
-        w.field("trailingAction"); action(pager.reportedTrailingAction, &w)
-        w.field("emptyState")
-        if let empty = pager.reportedEmptyState {
-            w.beginObject()
-            w.field("title"); w.string(empty.title)
-            w.field("action"); action(empty.action, &w)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        w.field("trailingAction"); pager.reportedTrailingAction.encode(into: &w)
+        w.field("emptyState"); pager.reportedEmptyState.encode(into: &w)
         w.field("viewport")
         w.beginObject()
-        w.field("width"); w.number(pager.settings.viewportWidth)
-        w.field("height"); w.number(pager.settings.viewportHeight)
-        if pager.settings.reportsPageLayout {
-            let settings = pager.settings
-            w.field("pagesPerView"); w.number(settings.pagesPerView)
-            w.field("pageSpacing"); w.number(settings.pageSpacing)
-            w.field("centered"); w.bool(settings.pagesCentered)
-            w.field("pageSize"); w.number(pager.pageSize)
-        }
+        let pageLayout = pager.settings.reportsPageLayout
+        pager.settings.encodeViewportMembers(pageLayout: pageLayout, into: &w)
+        if pageLayout { w.field("pageSize"); w.number(pager.pageSize) }
         w.endObject()
         w.field("pageOffset"); w.number(pager.pageOffset)
         w.field("visible")
@@ -191,7 +177,7 @@ public enum StateDocument {
             if let edge = move.edge { w.field("edge"); w.string(edge.rawValue) }
             if let direction = move.direction { w.field("direction"); w.string(direction.rawValue) }
             if let blocked = outcome?.blocked { w.field("blocked"); w.string(blocked.rawValue) }
-            if let requested = outcome?.actionRequested { w.field("actionRequested"); action(requested, &w) }
+            if let requested = outcome?.actionRequested { w.field("actionRequested"); requested.encode(into: &w) }
             if let announcement = outcome?.announcement { w.field("announcement"); w.string(announcement) }
             if let keyframes = move.keyframes {
                 w.field("keyframes")
@@ -241,13 +227,9 @@ public enum StateDocument {
 
     /// The `autoAdvance` member: the setting, and where its timer is (SPEC §5.10).
     private static func autoAdvance(_ pager: Pager, _ w: inout JSONWriter) {
-        let setting = pager.settings.autoAdvance, timer = pager.timer
+        let timer = pager.timer
         w.beginObject()
-        w.field("enabled"); w.bool(setting.enabled)
-        w.field("interval"); w.int(setting.interval)
-        w.field("direction"); w.string(setting.direction.rawValue)
-        w.field("atEnd"); w.string(setting.atEnd.rawValue)
-        w.field("onInteraction"); w.string(setting.onInteraction.rawValue)
+        pager.settings.autoAdvance.encodeMembers(into: &w)
         w.field("running"); w.bool(pager.autoAdvanceRuns)
         w.field("paused"); w.bool(timer.pausedBy != nil)
         w.field("pausedBy"); if let by = timer.pausedBy { w.string(by.rawValue) } else { w.null() }
@@ -341,14 +323,6 @@ public enum StateDocument {
         w.field("index"); w.int(summary.index)
         w.field("id"); w.string(summary.id)
         w.field("title"); w.string(summary.title)
-        w.endObject()
-    }
-
-    private static func action(_ action: PagerAction?, _ w: inout JSONWriter) {
-        guard let action else { return w.null() }
-        w.beginObject()
-        w.field("id"); w.string(action.id)
-        w.field("title"); w.string(action.title)
         w.endObject()
     }
 
