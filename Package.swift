@@ -55,13 +55,16 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerDocuments", dependencies: ["JSON", "PagerModel"]),
+        // Reading the pager's values from parsed JSON: request bodies, templates, stored records.
+        .target(name: "PagerWire", dependencies: ["JSON", "PagerModel"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
         .target(
-            name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions"]),
+            name: "PagerStorage",
+            dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions", "PagerWire"]),
         .target(
             name: "PagerAPI",
             dependencies: [
-                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions",
+                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions", "PagerWire",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -128,7 +131,7 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
         .executableTarget(
             name: "PagerBenchmarks",
             dependencies: [
-                "JSON", "PagerModel", "PagerDocuments", "PagerSessions", "PagerAPI",
+                "JSON", "PagerModel", "PagerDocuments", "PagerSessions", "PagerAPI", "PagerWire",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PagerBenchmarks",

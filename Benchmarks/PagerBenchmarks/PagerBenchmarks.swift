@@ -7,6 +7,7 @@ import PagerAPI
 import PagerDocuments
 import PagerModel
 import PagerSessions
+import PagerWire
 
 func pager(pages count: Int, layout: TabLayout = .scrollable) -> Pager {
     var settings = PagerSettings()

@@ -2,6 +2,7 @@ import HTTPTypes
 import JSON
 import MicroHTTP
 import PagerModel
+import PagerWire
 
 /// Request bodies of SPEC §3 turned into pager commands, with errors naming the field.
 extension SessionRoutes {

@@ -3,6 +3,7 @@ import JSON
 import MicroHTTP
 import PagerModel
 import PagerSessions
+import PagerWire
 
 extension Request {
     /// The JSON object body, or nil when there is no body. A body must be labelled

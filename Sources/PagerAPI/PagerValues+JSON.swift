@@ -1,5 +1,6 @@
 public import JSON
 public import PagerModel
+import PagerWire
 
 // Decoding of the pager's values from JSON request bodies and template files. Every field is
 // checked and an error names its path; unknown members are refused.

@@ -3,6 +3,7 @@ import JSON
 import MicroHTTP
 import PagerModel
 import PagerSessions
+import PagerWire
 
 /// The `/v1/sessions` routes: each parses its body into a command, makes one call to the
 /// engine and answers with the state document.

@@ -2,6 +2,7 @@ import HTTPTypes
 public import JSON
 public import PagerModel
 import PagerSessions
+import PagerWire
 
 /// A named page set that sessions can be created from: a definition with defaults, and a catalog
 /// of pages that can be inserted later by id.

@@ -149,7 +149,7 @@ public enum IndicatorTracking: String, Sendable, CaseIterable {
 }
 
 /// Which end of a bounded pager a move or a scroll met.
-public enum Edge: String, Sendable {
+public enum Edge: String, Sendable, CaseIterable {
     case start
     case end
 }

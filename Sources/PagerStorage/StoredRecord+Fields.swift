@@ -1,5 +1,6 @@
 import JSON
 import PagerModel
+import PagerWire
 
 /// Why a stored record could not be read back.
 struct RecordError: Error, CustomStringConvertible {
@@ -33,53 +34,50 @@ struct Fields {
         return items[next]
     }
 
+    /// The next member read by `convert`, the conversion every reader of the pager's values
+    /// shares; `expected` names it when the record ends before it.
+    private mutating func read<T>(
+        _ expected: String, _ convert: (WireValue) throws(WireMismatch) -> T
+    ) throws(RecordError) -> T {
+        let value = try take(expected)
+        do { return try convert(WireValue(value)) } catch { throw RecordError(error.description) }
+    }
+
     mutating func string() throws(RecordError) -> String {
-        guard let value = try take("a string").stringValue else { throw RecordError("a string was expected") }
-        return value
+        try read("a string") { value throws(WireMismatch) in try value.string() }
     }
 
     mutating func number() throws(RecordError) -> Double {
-        guard let value = try take("a number").numberValue else { throw RecordError("a number was expected") }
-        return value
+        try read("a number") { value throws(WireMismatch) in try value.number() }
     }
 
     mutating func badge() throws(RecordError) -> Badge {
-        let value = try take("a badge")
-        if let text = value.stringValue { return .text(text) }
-        guard let count = value.intValue else { throw RecordError("a badge was expected") }
-        return .count(count)
+        try read("a badge") { value throws(WireMismatch) in try value.badge() }
     }
 
     mutating func bool() throws(RecordError) -> Bool {
-        guard let value = try take("a boolean").boolValue else { throw RecordError("a boolean was expected") }
-        return value
+        try read("a boolean") { value throws(WireMismatch) in try value.boolean() }
     }
 
     mutating func color() throws(RecordError) -> RGBA {
-        let text = try string()
-        guard let color = RGBA(hex: text) else { throw RecordError("'\(text)' is not a colour") }
-        return color
+        try read("a colour") { value throws(WireMismatch) in try value.color() }
     }
 
     mutating func int() throws(RecordError) -> Int {
-        guard let value = try take("an integer").intValue else { throw RecordError("an integer was expected") }
-        return value
+        try read("an integer") { value throws(WireMismatch) in try value.integer() }
     }
 
     mutating func object() throws(RecordError) -> JSONObject {
-        guard let value = try take("an object").objectValue else { throw RecordError("an object was expected") }
-        return value
+        try read("an object") { value throws(WireMismatch) in try value.object() }
     }
 
     mutating func array() throws(RecordError) -> Fields {
-        guard let value = try take("an array").arrayValue else { throw RecordError("an array was expected") }
-        return Fields(value)
+        Fields(try read("an array") { value throws(WireMismatch) in try value.array() })
     }
 
-    mutating func enumeration<T: RawRepresentable>() throws(RecordError) -> T where T.RawValue == String {
-        let raw = try string()
-        guard let value = T(rawValue: raw) else { throw RecordError("'\(raw)' is not a known \(T.self)") }
-        return value
+    mutating func enumeration<T: RawRepresentable & CaseIterable>() throws(RecordError) -> T
+    where T.RawValue == String {
+        try read("a name") { value throws(WireMismatch) in try value.choice(T.self) }
     }
 
     /// nil for a null member, else `read` over this member.

@@ -33,20 +33,27 @@ public struct JSONReader {
     /// Whether member `key` is present and not null.
     public func has(_ key: String) -> Bool { object[key].map { !$0.isNull } ?? false }
 
-    func value(_ key: String) -> JSONValue? {
+    /// Member `key`; nil when it is absent or null.
+    public func value(_ key: String) -> JSONValue? {
         guard let value = object[key], !value.isNull else { return nil }
         return value
     }
 
-    func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> PagerError {
+    /// The error for member `key` holding `value` where `expected` was expected.
+    public func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> PagerError {
         .invalid(field: field(key), "Expected \(expected), found \(value.kindName).")
+    }
+
+    /// Member `key` read by `convert`; nil when it is absent or null, an error naming the field
+    /// when it is not what `convert` reads.
+    func read<T>(_ key: String, _ convert: (WireValue) throws(WireMismatch) -> T) throws(PagerError) -> T? {
+        guard let value = value(key) else { return nil }
+        do { return try convert(WireValue(value)) } catch { throw .invalid(field: field(key), error.description) }
     }
 
     /// A string member.
     public func string(_ key: String) throws(PagerError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let string = value.stringValue else { throw mismatch(key, "a string", value) }
-        return string
+        try read(key) { value throws(WireMismatch) in try value.string() }
     }
 
     /// A required string member.
@@ -66,44 +73,27 @@ public struct JSONReader {
 
     /// A badge member: a string, or an integer (SPEC §5.12; lengths and ranges are the model's).
     public func badge(_ key: String) throws(PagerError) -> Badge? {
-        guard let value = value(key) else { return nil }
-        switch value {
-        case .string(let text): return .text(text)
-        case .number:
-            guard let count = value.intValue else { throw mismatch(key, "a string or an integer", value) }
-            return .count(count)
-        default: throw mismatch(key, "a string or an integer", value)
-        }
+        try read(key) { value throws(WireMismatch) in try value.badge() }
     }
 
     /// A colour member: `#RRGGBB` or `#RRGGBBAA`.
     public func color(_ key: String) throws(PagerError) -> RGBA? {
-        guard let text = try string(key) else { return nil }
-        guard let color = RGBA(hex: text) else {
-            throw .invalid(field: field(key), "'\(text)' is not a colour: use #RRGGBB or #RRGGBBAA.")
-        }
-        return color
+        try read(key) { value throws(WireMismatch) in try value.color() }
     }
 
     /// A number member; JSON numbers are always finite.
     public func number(_ key: String) throws(PagerError) -> Double? {
-        guard let value = value(key) else { return nil }
-        guard let number = value.numberValue else { throw mismatch(key, "a number", value) }
-        return number
+        try read(key) { value throws(WireMismatch) in try value.number() }
     }
 
     /// An integer member.
     public func integer(_ key: String) throws(PagerError) -> Int? {
-        guard let value = value(key) else { return nil }
-        guard let integer = value.intValue else { throw mismatch(key, "an integer", value) }
-        return integer
+        try read(key) { value throws(WireMismatch) in try value.integer() }
     }
 
     /// A Boolean member.
     public func boolean(_ key: String) throws(PagerError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard let boolean = value.boolValue else { throw mismatch(key, "true or false", value) }
-        return boolean
+        try read(key) { value throws(WireMismatch) in try value.boolean() }
     }
 
     /// An object member.
@@ -114,26 +104,17 @@ public struct JSONReader {
 
     /// An object member kept as opaque JSON.
     public func rawObject(_ key: String) throws(PagerError) -> JSONObject? {
-        guard let value = value(key) else { return nil }
-        guard let object = value.objectValue else { throw mismatch(key, "an object", value) }
-        return object
+        try read(key) { value throws(WireMismatch) in try value.object() }
     }
 
     /// An array member.
     public func array(_ key: String) throws(PagerError) -> [JSONValue]? {
-        guard let value = value(key) else { return nil }
-        guard let array = value.arrayValue else { throw mismatch(key, "an array", value) }
-        return array
+        try read(key) { value throws(WireMismatch) in try value.array() }
     }
 
     /// A member whose value must be one of an enumeration's raw values.
     public func choice<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type) throws(PagerError) -> T?
     where T.RawValue == String {
-        guard let text = try string(key) else { return nil }
-        guard let value = T(rawValue: text) else {
-            throw .invalid(
-                field: field(key), "'\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        return value
+        try read(key) { value throws(WireMismatch) in try value.choice(type) }
     }
 }
