@@ -55,7 +55,7 @@ public struct WireValue {
 
     /// A badge: a string is a text badge, an integer a count (their lengths and ranges are the
     /// model's to check).
-    public func badge() throws(WireMismatch) -> Badge {
+    @inlinable public func badge() throws(WireMismatch) -> Badge {
         switch value {
         case .string(let text): return .text(text)
         case .number:
@@ -66,7 +66,7 @@ public struct WireValue {
     }
 
     /// A colour: `#RRGGBB` or `#RRGGBBAA`.
-    public func color() throws(WireMismatch) -> RGBA {
+    @inlinable public func color() throws(WireMismatch) -> RGBA {
         let text = try string()
         guard let color = RGBA(hex: text) else {
             throw WireMismatch("'\(text)' is not a colour: use #RRGGBB or #RRGGBBAA.")
@@ -75,7 +75,7 @@ public struct WireValue {
     }
 
     /// One of an enumeration's raw values.
-    public func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws(WireMismatch) -> T
+    @inlinable public func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws(WireMismatch) -> T
     where T.RawValue == String {
         let text = try string()
         guard let choice = T(rawValue: text) else {
