@@ -163,6 +163,7 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try! current.patched(with: object))
         }
     }
+    codableComparisonBenchmarks()
     Benchmark("encoding: settings document") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(current.documentBytes) }
     }
