@@ -27,8 +27,10 @@ public protocol JSONSink: ~Copyable {
 
 extension JSONWriter: JSONSink {}
 
-/// Builds the ``JSONValue`` an encoder writes, for the code that works on the tree; what
-/// ``JSONWriter`` would write from the same calls is `JSONWriter.encode(value)`, byte for byte.
+/// Builds the ``JSONValue`` an encoder writes, for the code that works on the tree. What
+/// ``JSONWriter`` writes from the same calls is `JSONWriter.encode(value)`, byte for byte, as long
+/// as the integers written are below 10^15 in magnitude: the tree holds them as `Double`s, which
+/// `JSONWriter.number` writes as integers only below that.
 public struct JSONTreeWriter: JSONSink {
     /// The value written, once its outermost container is closed.
     public private(set) var value: JSONValue = .null
