@@ -115,7 +115,9 @@ let package = Package(
             dependencies: ["PagerApp", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PagerStorageTests",
-            dependencies: ["Locking", "PagerStorage", "PagerSessions", "PagerModel", "JSON", "TestSupport"]),
+            dependencies: [
+                "Locking", "PagerStorage", "PagerSessions", "PagerModel", "PagerWire", "JSON", "TestSupport",
+            ]),
     ]
 )
 
