@@ -11,12 +11,17 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The library and executable targets also treat warnings as errors (test targets cannot: the
-/// testing macros' own expansions warn), and `make lint` checks the formatting.
-let strictSettings: [SwiftSetting] = swiftSettings + [.unsafeFlags(["-warnings-as-errors"])]
+/// testing macros' own expansions warn), and `make lint` checks the formatting. This is the
+/// package manager's own warning setting, not `unsafeFlags`: an app may depend on this package by
+/// version (for `PagerClient`), which SwiftPM refuses for a target with unsafe flags, and SwiftPM
+/// applies the setting only when this package is the one being built, never in an app's build.
+let strictSettings: [SwiftSetting] = swiftSettings + [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "pagerd",
-    platforms: [.macOS(.v15)],
+    // The client's floor (docs/swift-client.md). The server targets build and run on Linux only
+    // (libmicrohttpd, Task.immediate, Synchronization): they are never built for an app.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "pagerd", targets: ["pagerd"])
     ],
