@@ -169,6 +169,23 @@ for target in package.targets where target.type != .system && target.type != .pl
     target.swiftSettings = (target.swiftSettings ?? []) + (strict ? strictSettings : swiftSettings)
 }
 
+// The sanitizer builds (`make test-tsan`, `make test-asan`) leave the client out
+// (PAGERD_WITHOUT_CLIENT): it would add a build of SwiftNIO and AsyncHTTPClient under each
+// sanitizer to CI for code that talks to the server only through them; `make test` runs its tests.
+if ProcessInfo.processInfo.environment["PAGERD_WITHOUT_CLIENT"] != nil {
+    let client: Set<String> = ["PagerdOpenAPI", "PagerdClient", "pagerctl", "PagerdClientTests"]
+    package.targets.removeAll { client.contains($0.name) }
+    package.products.removeAll { $0.name == "PagerClient" || $0.name == "pagerctl" }
+    let clientPackages = [
+        "swift-openapi-runtime", "swift-openapi-urlsession", "swift-openapi-async-http-client", "async-http-client",
+        "swift-nio.git",
+    ]
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return clientPackages.contains { location.hasSuffix("/\($0)") || location.hasSuffix("/\($0).git") }
+    }
+}
+
 // Micro-benchmarks stay out of the normal build: `make bench` sets PAGERD_BENCHMARKS.
 if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
     package.dependencies.append(
