@@ -11,10 +11,11 @@ public enum ScrollInput: Sendable, Hashable {
 }
 
 /// The members of a state that a scroll changes, as pagerd will answer them: what a view needs
-/// to draw a frame of a swipe (docs/client-prediction.md lists them).
-public struct ScrollMembers: Sendable, Hashable {
+/// to draw a frame of a swipe (docs/client-prediction.md lists them). Its JSON form is the object
+/// web/pagerd.js's `predictScroll` returns (`tabBar` holds `contentWidth` and `offset`).
+public struct ScrollMembers: Sendable, Hashable, Codable {
     /// A tab's members that a scroll changes.
-    public struct Tab: Sendable, Hashable {
+    public struct Tab: Sendable, Hashable, Codable {
         /// The tab's left edge in the bar's content, in points.
         public var x: Double
         /// The tab's width, in points.
@@ -79,6 +80,46 @@ public struct ScrollMembers: Sendable, Hashable {
         self.tabs = tabs
         self.edge = edge
         self.blocked = blocked
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case transition, overscroll, pageOffset, visible, indicator, tabBar, tabs, edge, blocked
+    }
+
+    private struct TabBar: Codable {
+        var contentWidth: Double
+        var offset: Double
+    }
+
+    /// Decodes the object web/pagerd.js's `predictScroll` returns.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let bar = try container.decode(TabBar.self, forKey: .tabBar)
+        self.init(
+            transition: try container.decodeIfPresent(Components.Schemas.Transition.self, forKey: .transition),
+            overscroll: try container.decodeIfPresent(Components.Schemas.Overscroll.self, forKey: .overscroll),
+            pageOffset: try container.decode(Double.self, forKey: .pageOffset),
+            visible: try container.decode([Components.Schemas.VisiblePage].self, forKey: .visible),
+            indicator: try container.decodeIfPresent(Components.Schemas.Indicator.self, forKey: .indicator),
+            tabBarOffset: bar.offset, tabBarContentWidth: bar.contentWidth,
+            tabs: try container.decode([Tab].self, forKey: .tabs),
+            edge: try container.decodeIfPresent(Components.Schemas.State.EdgePayload.self, forKey: .edge),
+            blocked: try container.decodeIfPresent(Components.Schemas.State.BlockedPayload.self, forKey: .blocked))
+    }
+
+    /// Encodes the object web/pagerd.js's `predictScroll` returns (nulls written, `edge` and
+    /// `blocked` only when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transition, forKey: .transition)
+        try container.encode(overscroll, forKey: .overscroll)
+        try container.encode(pageOffset, forKey: .pageOffset)
+        try container.encode(visible, forKey: .visible)
+        try container.encode(indicator, forKey: .indicator)
+        try container.encode(TabBar(contentWidth: tabBarContentWidth, offset: tabBarOffset), forKey: .tabBar)
+        try container.encode(tabs, forKey: .tabs)
+        try container.encodeIfPresent(edge, forKey: .edge)
+        try container.encodeIfPresent(blocked, forKey: .blocked)
     }
 
     /// The scroll members of a state pagerd sent (an answer to a scroll, to compare a
