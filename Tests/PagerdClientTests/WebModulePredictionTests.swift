@@ -20,6 +20,23 @@ struct WebModulePredictionTests {
     @Test func webModuleRefusesAsTheServer() async throws {
         try await PredictionTests.expectRefusalsAreTheServers(predictor: try WebModulePredictor())
     }
+
+    @Test func clientPredictsFromTheStateItHolds() async throws {
+        let server = try await Server()
+        let client = PagerClient(baseURL: server.url, predictor: try WebModulePredictor())
+        _ = try await client.createSession(template: "mall")
+        _ = try await client.select(index: 2)
+        let predicted = try await client.predictScroll(.progress(0.5))  // reads the settings itself
+        #expect(await client.settings?.mode == .loop)
+        let answered = try await client.scroll(.progress(0.5))
+        expectClose(predicted, ScrollMembers(of: answered), "mall across the seam")
+        #expect(predicted.transition == .init(from: 2, to: 0, progress: 0.5, direction: .forward))
+
+        let unable = server.client()
+        _ = try await unable.createSession(template: "mall")
+        let refused = await refusal { try await unable.predictScroll(.progress(0.5)) }
+        #expect(refused == .predictionUnavailable)
+    }
 }
 
 /// `predictScroll` of web/pagerd.js, in a Node process that answers one JSON line per request.
