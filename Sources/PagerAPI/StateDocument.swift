@@ -9,11 +9,12 @@ public enum StateDocument {
     /// tick did when `move` is. An event's document also carries its `cause` (the first `state`
     /// event has none).
     public static func encode(
-        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, cause: String? = nil
+        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, settle: Settle? = nil,
+        cause: String? = nil
     ) -> [UInt8] {
         let pager = snapshot.pager
         return JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
-            write(snapshot, pager, outcome: outcome, move: move, cause: cause, tabForms: nil, &w)
+            write(snapshot, pager, outcome: outcome, move: move, settle: settle, cause: cause, tabForms: nil, &w)
         }
     }
 
@@ -26,7 +27,9 @@ public enum StateDocument {
         _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, tabForms: TabForms?
     ) -> (bytes: [UInt8], made: TabForms?) {
         let pager = snapshot.pager
-        guard pager.hasTabBar, pager.count > 1 else { return (encode(snapshot, outcome: outcome), nil) }
+        guard pager.hasTabBar, pager.count > 1, pager.hasTabsAtRest else {
+            return (encode(snapshot, outcome: outcome), nil)
+        }
         let key = pager.tabLayoutKey
         var made: TabForms?
         var forms: TabForms?
@@ -41,7 +44,7 @@ public enum StateDocument {
             made = TabForms(key: key)
         }
         let bytes = JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
-            write(snapshot, pager, outcome: outcome, move: nil, cause: nil, tabForms: forms, &w)
+            write(snapshot, pager, outcome: outcome, move: nil, settle: nil, cause: nil, tabForms: forms, &w)
         }
         return (bytes, made)
     }
@@ -62,12 +65,13 @@ public enum StateDocument {
     }
 
     private static func write(
-        _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, cause: String?,
-        tabForms: TabForms?, _ w: inout JSONWriter
+        _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, settle: Settle?,
+        cause: String?, tabForms: TabForms?, _ w: inout JSONWriter
     ) {
         w.beginObject()
         w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)
+        w.field("settingsVersion"); w.int(pager.settingsVersion)
         w.field("mode"); w.string(pager.settings.mode.rawValue)
         w.field("layoutDirection"); w.string(pager.settings.layoutDirection.rawValue)
         w.field("orientation"); w.string(pager.settings.orientation.rawValue)
@@ -107,6 +111,13 @@ public enum StateDocument {
         w.beginObject()
         w.field("width"); w.number(pager.settings.viewportWidth)
         w.field("height"); w.number(pager.settings.viewportHeight)
+        if pager.settings.reportsPageLayout {
+            let settings = pager.settings
+            w.field("pagesPerView"); w.number(settings.pagesPerView)
+            w.field("pageSpacing"); w.number(settings.pageSpacing)
+            w.field("centered"); w.bool(settings.pagesCentered)
+            w.field("pageSize"); w.number(pager.pageSize)
+        }
         w.endObject()
         w.field("pageOffset"); w.number(pager.pageOffset)
         w.field("visible")
@@ -151,6 +162,7 @@ public enum StateDocument {
         w.field("tabBar")
         w.beginObject()
         w.field("layout"); w.string(bar.layout.rawValue)
+        if let effective = bar.effectiveLayout { w.field("effectiveLayout"); w.string(effective.rawValue) }
         w.field("contentWidth"); w.number(bar.contentWidth)
         w.field("offset"); w.number(bar.offset)
         w.endObject()
@@ -196,6 +208,14 @@ public enum StateDocument {
                 w.endArray()
             }
         }
+        if let settle = outcome?.settle ?? settle {
+            w.field("settle")
+            w.beginObject()
+            w.field("completed"); w.bool(settle.completed)
+            w.field("progress"); w.number(settle.progress)
+            w.field("velocity"); w.number(settle.velocity)
+            w.endObject()
+        }
         if let cause { w.field("cause"); w.string(cause) }
         w.endObject()
     }
@@ -208,6 +228,7 @@ public enum StateDocument {
         w.field("title"); w.string(tab.title)
         w.field("x"); w.number(tab.frame.x)
         w.field("width"); w.number(tab.frame.width)
+        if let base = tab.baseWidth { w.field("baseWidth"); w.number(base) }
         w.field("selection"); w.number(tab.selection)
         w.field("selected"); w.bool(tab.selected)
         if let color = tab.color { w.field("color"); w.string(color.hex) }
