@@ -74,17 +74,27 @@ extension PagerClient {
     ) async throws(PagerClientError)
         -> PagerState
     {
-        try await transition(.begin(.init(phase: .begin, to: index)), ifMatch: ifMatch)
+        try await transition(.TransitionBegin(.init(phase: .begin, to: index)), ifMatch: ifMatch)
     }
 
-    /// Ends the swipe in flight: it lands on its target when `completed`, goes back otherwise.
+    /// Ends the swipe in flight as the client decided: it lands on its target when `completed`,
+    /// goes back otherwise.
     @discardableResult
     public func end(
         completed: Bool, ifMatch: VersionPrecondition = .lastKnown
-    ) async throws(PagerClientError)
-        -> PagerState
-    {
-        try await transition(.end(.init(phase: .end, completed: completed)), ifMatch: ifMatch)
+    ) async throws(PagerClientError) -> PagerState {
+        try await transition(.TransitionEnd(.init(phase: .end, completed: completed)), ifMatch: ifMatch)
+    }
+
+    /// Ends the swipe in flight as a device decides on release: the server completes it when the
+    /// finger was flung toward the target at the flick velocity or faster, or was past half way
+    /// and not flung back (docs/api.md, «Release by velocity»). `velocity` is in pages per second,
+    /// signed like progress; the answer's `settle` says how it ended.
+    @discardableResult
+    public func end(
+        velocity: Double, ifMatch: VersionPrecondition = .lastKnown
+    ) async throws(PagerClientError) -> PagerState {
+        try await transition(.TransitionRelease(.init(phase: .end, velocity: velocity)), ifMatch: ifMatch)
     }
 
     private func transition(

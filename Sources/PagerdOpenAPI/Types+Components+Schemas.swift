@@ -576,6 +576,10 @@ extension Components {
             public var x: Swift.Double
             /// - Remark: Generated from `#/components/schemas/Tab/width`.
             public var width: Swift.Double
+            /// The tab's width when not selected; only while tabBar.selectedTabWidth applies (a scrollable bar), so a client can lay out a keyframe's tabs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Tab/baseWidth`.
+            public var baseWidth: Swift.Double?
             /// How strongly the tab is highlighted.
             ///
             /// - Remark: Generated from `#/components/schemas/Tab/selection`.
@@ -606,6 +610,7 @@ extension Components {
             ///   - title:
             ///   - x: Left edge in points, from the tab bar content's left edge.
             ///   - width:
+            ///   - baseWidth: The tab's width when not selected; only while tabBar.selectedTabWidth applies (a scrollable bar), so a client can lay out a keyframe's tabs.
             ///   - selection: How strongly the tab is highlighted.
             ///   - selected: True for exactly one tab.
             ///   - color: The title colour of the moment; only while tabBar.title is set.
@@ -619,6 +624,7 @@ extension Components {
                 title: Swift.String,
                 x: Swift.Double,
                 width: Swift.Double,
+                baseWidth: Swift.Double? = nil,
                 selection: Swift.Double,
                 selected: Swift.Bool,
                 color: Swift.String? = nil,
@@ -632,6 +638,7 @@ extension Components {
                 self.title = title
                 self.x = x
                 self.width = width
+                self.baseWidth = baseWidth
                 self.selection = selection
                 self.selected = selected
                 self.color = color
@@ -646,6 +653,7 @@ extension Components {
                 case title
                 case x
                 case width
+                case baseWidth
                 case selection
                 case selected
                 case color
@@ -708,18 +716,30 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/TabBar`.
         public struct TabBar: Codable, Hashable, Sendable {
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBar/layout`.
             @frozen public enum LayoutPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case fixed = "fixed"
                 case scrollable = "scrollable"
                 case none = "none"
+                case auto = "auto"
             }
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBar/layout`.
             public var layout: Components.Schemas.TabBar.LayoutPayload
+            /// The layout auto chose; only while layout is auto.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBar/effectiveLayout`.
+            @frozen public enum EffectiveLayoutPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case fixed = "fixed"
+                case scrollable = "scrollable"
+            }
+            /// The layout auto chose; only while layout is auto.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBar/effectiveLayout`.
+            public var effectiveLayout: Components.Schemas.TabBar.EffectiveLayoutPayload?
             /// - Remark: Generated from `#/components/schemas/TabBar/contentWidth`.
             public var contentWidth: Swift.Double
             /// How far the bar is scrolled so the indicator stays in view (scrollable bars; 0 otherwise).
@@ -729,20 +749,24 @@ extension Components {
             /// Creates a new `TabBar`.
             ///
             /// - Parameters:
-            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
+            ///   - effectiveLayout: The layout auto chose; only while layout is auto.
             ///   - contentWidth:
             ///   - offset: How far the bar is scrolled so the indicator stays in view (scrollable bars; 0 otherwise).
             public init(
                 layout: Components.Schemas.TabBar.LayoutPayload,
+                effectiveLayout: Components.Schemas.TabBar.EffectiveLayoutPayload? = nil,
                 contentWidth: Swift.Double,
                 offset: Swift.Double
             ) {
                 self.layout = layout
+                self.effectiveLayout = effectiveLayout
                 self.contentWidth = contentWidth
                 self.offset = offset
             }
             public enum CodingKeys: String, CodingKey {
                 case layout
+                case effectiveLayout
                 case contentWidth
                 case offset
             }
@@ -872,7 +896,7 @@ extension Components {
                 case jump
             }
         }
-        /// The page's size in points.
+        /// The page's size in points and, only while one of pagesPerView, pageSpacing and centered is not at its default, how pages sit in it.
         ///
         /// - Remark: Generated from `#/components/schemas/Viewport`.
         public struct Viewport: Codable, Hashable, Sendable {
@@ -882,21 +906,53 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Viewport/height`.
             public var height: Swift.Double
+            /// How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Viewport/pagesPerView`.
+            public var pagesPerView: Swift.Double?
+            /// The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Viewport/pageSpacing`.
+            public var pageSpacing: Swift.Double?
+            /// Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Viewport/centered`.
+            public var centered: Swift.Bool?
+            /// A page's length along the page axis: (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView, the extent being the viewport's width (its height when vertical). Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Viewport/pageSize`.
+            public var pageSize: Swift.Double?
             /// Creates a new `Viewport`.
             ///
             /// - Parameters:
             ///   - width:
             ///   - height: Used only when orientation is vertical.
+            ///   - pagesPerView: How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///   - pageSpacing: The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///   - centered: Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0. Only while pagesPerView, pageSpacing or centered is not at its default.
+            ///   - pageSize: A page's length along the page axis: (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView, the extent being the viewport's width (its height when vertical). Only while pagesPerView, pageSpacing or centered is not at its default.
             public init(
                 width: Swift.Double,
-                height: Swift.Double
+                height: Swift.Double,
+                pagesPerView: Swift.Double? = nil,
+                pageSpacing: Swift.Double? = nil,
+                centered: Swift.Bool? = nil,
+                pageSize: Swift.Double? = nil
             ) {
                 self.width = width
                 self.height = height
+                self.pagesPerView = pagesPerView
+                self.pageSpacing = pageSpacing
+                self.centered = centered
+                self.pageSize = pageSize
             }
             public enum CodingKeys: String, CodingKey {
                 case width
                 case height
+                case pagesPerView
+                case pageSpacing
+                case centered
+                case pageSize
             }
         }
         /// What a screen reader says about the pager as a whole.
@@ -1116,6 +1172,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/State/version`.
             public var version: Swift.Int
+            /// The version of the change that last set the settings (the creation, or a PATCH that changed one): a client holding settings of another version reads GET …/settings again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/State/settingsVersion`.
+            public var settingsVersion: Swift.Int
             /// bounded stops at the first and last page; loop goes from the last page to the first and back.
             ///
             /// - Remark: Generated from `#/components/schemas/State/mode`.
@@ -1263,11 +1323,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/State/blocked`.
             public var blocked: Components.Schemas.State.BlockedPayload?
+            /// - Remark: Generated from `#/components/schemas/State/settle`.
+            public var settle: Components.Schemas.Settle?
             /// Creates a new `State`.
             ///
             /// - Parameters:
             ///   - id: The session id: 22 characters of [A-Za-z0-9_-].
             ///   - version: Grows by one with every change; also the ETag.
+            ///   - settingsVersion: The version of the change that last set the settings (the creation, or a PATCH that changed one): a client holding settings of another version reads GET …/settings again.
             ///   - mode: bounded stops at the first and last page; loop goes from the last page to the first and back.
             ///   - layoutDirection: rtl mirrors the tab bar and horizontal page offsets; indexes, progress and directions keep their meaning.
             ///   - orientation: vertical pages move by viewport.height; the tab bar stays horizontal.
@@ -1300,9 +1363,11 @@ extension Components {
             ///   - announcement: In answers to next, previous and select: what a screen reader announces.
             ///   - actionRequested: The trailing action a next at the end, or a completed pull past it, asks for.
             ///   - blocked: In answers to scroll: the way the swipe pointed, which `swipe` locks; nothing changed.
+            ///   - settle:
             public init(
                 id: Swift.String,
                 version: Swift.Int,
+                settingsVersion: Swift.Int,
                 mode: Components.Schemas.State.ModePayload,
                 layoutDirection: Components.Schemas.State.LayoutDirectionPayload,
                 orientation: Components.Schemas.State.OrientationPayload,
@@ -1334,10 +1399,12 @@ extension Components {
                 keyframes: [Components.Schemas.Keyframe]? = nil,
                 announcement: Swift.String? = nil,
                 actionRequested: Components.Schemas.Action? = nil,
-                blocked: Components.Schemas.State.BlockedPayload? = nil
+                blocked: Components.Schemas.State.BlockedPayload? = nil,
+                settle: Components.Schemas.Settle? = nil
             ) {
                 self.id = id
                 self.version = version
+                self.settingsVersion = settingsVersion
                 self.mode = mode
                 self.layoutDirection = layoutDirection
                 self.orientation = orientation
@@ -1370,10 +1437,12 @@ extension Components {
                 self.announcement = announcement
                 self.actionRequested = actionRequested
                 self.blocked = blocked
+                self.settle = settle
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case version
+                case settingsVersion
                 case mode
                 case layoutDirection
                 case orientation
@@ -1406,6 +1475,7 @@ extension Components {
                 case announcement
                 case actionRequested
                 case blocked
+                case settle
             }
         }
         /// The data of every event-stream event: the state document after the change, with its cause.
@@ -1420,6 +1490,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Event/version`.
             public var version: Swift.Int
+            /// The version of the change that last set the settings (the creation, or a PATCH that changed one): a client holding settings of another version reads GET …/settings again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/settingsVersion`.
+            public var settingsVersion: Swift.Int
             /// bounded stops at the first and last page; loop goes from the last page to the first and back.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/mode`.
@@ -1567,15 +1641,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Event/blocked`.
             public var blocked: Components.Schemas.Event.BlockedPayload?
-            /// Why the change happened: a request, a tick, or (for deleted) idle eviction. Absent on the first state event.
+            /// - Remark: Generated from `#/components/schemas/Event/settle`.
+            public var settle: Components.Schemas.Settle?
+            /// Why the change happened: a request, a tick, (for deleted) idle eviction, or a swipe nobody touched for dragTimeout given up. Absent on the first state event.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/cause`.
             @frozen public enum CausePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case request = "request"
                 case autoAdvance = "autoAdvance"
                 case idle = "idle"
+                case timeout = "timeout"
             }
-            /// Why the change happened: a request, a tick, or (for deleted) idle eviction. Absent on the first state event.
+            /// Why the change happened: a request, a tick, (for deleted) idle eviction, or a swipe nobody touched for dragTimeout given up. Absent on the first state event.
             ///
             /// - Remark: Generated from `#/components/schemas/Event/cause`.
             public var cause: Components.Schemas.Event.CausePayload?
@@ -1584,6 +1661,7 @@ extension Components {
             /// - Parameters:
             ///   - id: The session id: 22 characters of [A-Za-z0-9_-].
             ///   - version: Grows by one with every change; also the ETag.
+            ///   - settingsVersion: The version of the change that last set the settings (the creation, or a PATCH that changed one): a client holding settings of another version reads GET …/settings again.
             ///   - mode: bounded stops at the first and last page; loop goes from the last page to the first and back.
             ///   - layoutDirection: rtl mirrors the tab bar and horizontal page offsets; indexes, progress and directions keep their meaning.
             ///   - orientation: vertical pages move by viewport.height; the tab bar stays horizontal.
@@ -1616,10 +1694,12 @@ extension Components {
             ///   - announcement: In answers to next, previous and select: what a screen reader announces.
             ///   - actionRequested: The trailing action a next at the end, or a completed pull past it, asks for.
             ///   - blocked: In answers to scroll: the way the swipe pointed, which `swipe` locks; nothing changed.
-            ///   - cause: Why the change happened: a request, a tick, or (for deleted) idle eviction. Absent on the first state event.
+            ///   - settle:
+            ///   - cause: Why the change happened: a request, a tick, (for deleted) idle eviction, or a swipe nobody touched for dragTimeout given up. Absent on the first state event.
             public init(
                 id: Swift.String,
                 version: Swift.Int,
+                settingsVersion: Swift.Int,
                 mode: Components.Schemas.Event.ModePayload,
                 layoutDirection: Components.Schemas.Event.LayoutDirectionPayload,
                 orientation: Components.Schemas.Event.OrientationPayload,
@@ -1652,10 +1732,12 @@ extension Components {
                 announcement: Swift.String? = nil,
                 actionRequested: Components.Schemas.Action? = nil,
                 blocked: Components.Schemas.Event.BlockedPayload? = nil,
+                settle: Components.Schemas.Settle? = nil,
                 cause: Components.Schemas.Event.CausePayload? = nil
             ) {
                 self.id = id
                 self.version = version
+                self.settingsVersion = settingsVersion
                 self.mode = mode
                 self.layoutDirection = layoutDirection
                 self.orientation = orientation
@@ -1688,11 +1770,13 @@ extension Components {
                 self.announcement = announcement
                 self.actionRequested = actionRequested
                 self.blocked = blocked
+                self.settle = settle
                 self.cause = cause
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case version
+                case settingsVersion
                 case mode
                 case layoutDirection
                 case orientation
@@ -1725,6 +1809,7 @@ extension Components {
                 case announcement
                 case actionRequested
                 case blocked
+                case settle
                 case cause
             }
         }
@@ -1970,6 +2055,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/IndicatorSettings/progressive`.
             public var progressive: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/IndicatorSettings/inset`.
+            public var inset: Components.Schemas.IndicatorInset
             /// Creates a new `IndicatorSettings`.
             ///
             /// - Parameters:
@@ -1978,18 +2065,21 @@ extension Components {
             ///   - overscroll: What the indicator does while the pager is pulled past an end.
             ///   - tracking: When the highlight and the indicator follow a swipe: all the way, at the half, or only once the index changes.
             ///   - progressive: Fill the bar from its start to the indicator; not with mode loop.
+            ///   - inset:
             public init(
                 style: Components.Schemas.IndicatorSettings.StylePayload,
                 height: Swift.Double,
                 overscroll: Components.Schemas.IndicatorSettings.OverscrollPayload,
                 tracking: Components.Schemas.IndicatorSettings.TrackingPayload,
-                progressive: Swift.Bool
+                progressive: Swift.Bool,
+                inset: Components.Schemas.IndicatorInset
             ) {
                 self.style = style
                 self.height = height
                 self.overscroll = overscroll
                 self.tracking = tracking
                 self.progressive = progressive
+                self.inset = inset
             }
             public enum CodingKeys: String, CodingKey {
                 case style
@@ -1997,6 +2087,52 @@ extension Components {
                 case overscroll
                 case tracking
                 case progressive
+                case inset
+            }
+        }
+        /// How much narrower the indicator is than the tab it follows: leading and trailing come off every tab's sides, firstLeading off the first tab's leading side and lastTrailing off the last tab's trailing side when they are larger. Each is 0 by default; a PATCH merges them one by one and null resets one. For example, {"leading": 16, "trailing": 16} on media's tabs of 130: indicator x 16, width 98.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IndicatorInset`.
+        public struct IndicatorInset: Codable, Hashable, Sendable {
+            /// Taken off the leading side of every tab.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInset/leading`.
+            public var leading: Swift.Double
+            /// Taken off the trailing side of every tab.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInset/trailing`.
+            public var trailing: Swift.Double
+            /// Taken off the first tab's leading side, when more than leading.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInset/firstLeading`.
+            public var firstLeading: Swift.Double
+            /// Taken off the last tab's trailing side, when more than trailing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInset/lastTrailing`.
+            public var lastTrailing: Swift.Double
+            /// Creates a new `IndicatorInset`.
+            ///
+            /// - Parameters:
+            ///   - leading: Taken off the leading side of every tab.
+            ///   - trailing: Taken off the trailing side of every tab.
+            ///   - firstLeading: Taken off the first tab's leading side, when more than leading.
+            ///   - lastTrailing: Taken off the last tab's trailing side, when more than trailing.
+            public init(
+                leading: Swift.Double,
+                trailing: Swift.Double,
+                firstLeading: Swift.Double,
+                lastTrailing: Swift.Double
+            ) {
+                self.leading = leading
+                self.trailing = trailing
+                self.firstLeading = firstLeading
+                self.lastTrailing = lastTrailing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case leading
+                case trailing
+                case firstLeading
+                case lastTrailing
             }
         }
         /// Title colours and scales, interpolated by each tab's selection.
@@ -2038,15 +2174,16 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/TabBarSettings`.
         public struct TabBarSettings: Codable, Hashable, Sendable {
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/layout`.
             @frozen public enum LayoutPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case fixed = "fixed"
                 case scrollable = "scrollable"
                 case none = "none"
+                case auto = "auto"
             }
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/layout`.
             public var layout: Components.Schemas.TabBarSettings.LayoutPayload
@@ -2056,10 +2193,42 @@ extension Components {
             public var inset: Swift.Double
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/minTabWidth`.
             public var minTabWidth: Swift.Double
+            /// The widest a scrollable tab estimated from its title may be (a page's tabWidth is taken as given; fixed tabs ignore it); null (the default) for no bound. Not below minTabWidth. For example, 100: a title of 41 characters makes a tab of 100 instead of 360.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/maxTabWidth`.
+            public var maxTabWidth: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/tabPadding`.
             public var tabPadding: Swift.Double
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/charWidth`.
             public var charWidth: Swift.Double
+            /// Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/alignment`.
+            @frozen public enum AlignmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case leading = "leading"
+                case center = "center"
+                case trailing = "trailing"
+            }
+            /// Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/alignment`.
+            public var alignment: Components.Schemas.TabBarSettings.AlignmentPayload
+            /// Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/selectedScrollPosition`.
+            @frozen public enum SelectedScrollPositionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case leading = "leading"
+                case center = "center"
+                case trailing = "trailing"
+            }
+            /// Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/selectedScrollPosition`.
+            public var selectedScrollPosition: Components.Schemas.TabBarSettings.SelectedScrollPositionPayload
+            /// The width of the selected tab of a scrollable bar, the others keeping theirs (each tab then reports its baseWidth); during a swipe the current tab narrows as the target widens. null (the default) for none. For example, 100 with tabs of 50: (0, 100), (100, 50), (150, 50) at index 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarSettings/selectedTabWidth`.
+            public var selectedTabWidth: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/indicator`.
             public var indicator: Components.Schemas.IndicatorSettings
             /// - Remark: Generated from `#/components/schemas/TabBarSettings/title`.
@@ -2067,12 +2236,16 @@ extension Components {
             /// Creates a new `TabBarSettings`.
             ///
             /// - Parameters:
-            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///   - spacing:
             ///   - inset:
             ///   - minTabWidth:
+            ///   - maxTabWidth: The widest a scrollable tab estimated from its title may be (a page's tabWidth is taken as given; fixed tabs ignore it); null (the default) for no bound. Not below minTabWidth. For example, 100: a title of 41 characters makes a tab of 100 instead of 360.
             ///   - tabPadding:
             ///   - charWidth:
+            ///   - alignment: Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///   - selectedScrollPosition: Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///   - selectedTabWidth: The width of the selected tab of a scrollable bar, the others keeping theirs (each tab then reports its baseWidth); during a swipe the current tab narrows as the target widens. null (the default) for none. For example, 100 with tabs of 50: (0, 100), (100, 50), (150, 50) at index 0.
             ///   - indicator:
             ///   - title:
             public init(
@@ -2080,8 +2253,12 @@ extension Components {
                 spacing: Swift.Double,
                 inset: Swift.Double,
                 minTabWidth: Swift.Double,
+                maxTabWidth: Swift.Double? = nil,
                 tabPadding: Swift.Double,
                 charWidth: Swift.Double,
+                alignment: Components.Schemas.TabBarSettings.AlignmentPayload,
+                selectedScrollPosition: Components.Schemas.TabBarSettings.SelectedScrollPositionPayload,
+                selectedTabWidth: Swift.Double? = nil,
                 indicator: Components.Schemas.IndicatorSettings,
                 title: Components.Schemas.TitleStyle? = nil
             ) {
@@ -2089,8 +2266,12 @@ extension Components {
                 self.spacing = spacing
                 self.inset = inset
                 self.minTabWidth = minTabWidth
+                self.maxTabWidth = maxTabWidth
                 self.tabPadding = tabPadding
                 self.charWidth = charWidth
+                self.alignment = alignment
+                self.selectedScrollPosition = selectedScrollPosition
+                self.selectedTabWidth = selectedTabWidth
                 self.indicator = indicator
                 self.title = title
             }
@@ -2099,10 +2280,65 @@ extension Components {
                 case spacing
                 case inset
                 case minTabWidth
+                case maxTabWidth
                 case tabPadding
                 case charWidth
+                case alignment
+                case selectedScrollPosition
+                case selectedTabWidth
                 case indicator
                 case title
+            }
+        }
+        /// The page's size in points and how pages sit in it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ViewportSettings`.
+        public struct ViewportSettings: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ViewportSettings/width`.
+            public var width: Swift.Double
+            /// Used only when orientation is vertical.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportSettings/height`.
+            public var height: Swift.Double
+            /// How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportSettings/pagesPerView`.
+            public var pagesPerView: Swift.Double
+            /// The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportSettings/pageSpacing`.
+            public var pageSpacing: Swift.Double
+            /// Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportSettings/centered`.
+            public var centered: Swift.Bool
+            /// Creates a new `ViewportSettings`.
+            ///
+            /// - Parameters:
+            ///   - width:
+            ///   - height: Used only when orientation is vertical.
+            ///   - pagesPerView: How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour.
+            ///   - pageSpacing: The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190.
+            ///   - centered: Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0.
+            public init(
+                width: Swift.Double,
+                height: Swift.Double,
+                pagesPerView: Swift.Double,
+                pageSpacing: Swift.Double,
+                centered: Swift.Bool
+            ) {
+                self.width = width
+                self.height = height
+                self.pagesPerView = pagesPerView
+                self.pageSpacing = pageSpacing
+                self.centered = centered
+            }
+            public enum CodingKeys: String, CodingKey {
+                case width
+                case height
+                case pagesPerView
+                case pageSpacing
+                case centered
             }
         }
         /// The session's effective settings, every member present with its default filled in (unset ones null). A create or a PATCH with this document gives the same settings.
@@ -2121,7 +2357,13 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Settings/mode`.
             public var mode: Components.Schemas.Settings.ModePayload
             /// - Remark: Generated from `#/components/schemas/Settings/viewport`.
-            public var viewport: Components.Schemas.Viewport
+            public var viewport: Components.Schemas.ViewportSettings
+            /// - Remark: Generated from `#/components/schemas/Settings/release`.
+            public var release: Components.Schemas.Release
+            /// Milliseconds after which an untouched swipe is given up; 0 never.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/dragTimeout`.
+            public var dragTimeout: Swift.Int
             /// rtl mirrors the tab bar and horizontal page offsets; indexes, progress and directions keep their meaning.
             ///
             /// - Remark: Generated from `#/components/schemas/Settings/layoutDirection`.
@@ -2176,6 +2418,8 @@ extension Components {
             /// - Parameters:
             ///   - mode: bounded stops at the first and last page; loop goes from the last page to the first and back.
             ///   - viewport:
+            ///   - release:
+            ///   - dragTimeout: Milliseconds after which an untouched swipe is given up; 0 never.
             ///   - layoutDirection: rtl mirrors the tab bar and horizontal page offsets; indexes, progress and directions keep their meaning.
             ///   - orientation: vertical pages move by viewport.height; the tab bar stays horizontal.
             ///   - swipe: The ways a user may swipe; next, previous and select are never locked.
@@ -2188,7 +2432,9 @@ extension Components {
             ///   - emptyState:
             public init(
                 mode: Components.Schemas.Settings.ModePayload,
-                viewport: Components.Schemas.Viewport,
+                viewport: Components.Schemas.ViewportSettings,
+                release: Components.Schemas.Release,
+                dragTimeout: Swift.Int,
                 layoutDirection: Components.Schemas.Settings.LayoutDirectionPayload,
                 orientation: Components.Schemas.Settings.OrientationPayload,
                 swipe: Components.Schemas.Settings.SwipePayload,
@@ -2202,6 +2448,8 @@ extension Components {
             ) {
                 self.mode = mode
                 self.viewport = viewport
+                self.release = release
+                self.dragTimeout = dragTimeout
                 self.layoutDirection = layoutDirection
                 self.orientation = orientation
                 self.swipe = swipe
@@ -2216,6 +2464,8 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case mode
                 case viewport
+                case release
+                case dragTimeout
                 case layoutDirection
                 case orientation
                 case swipe
@@ -2606,21 +2856,45 @@ extension Components {
             public var width: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/ViewportInput/height`.
             public var height: Swift.Double?
+            /// How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportInput/pagesPerView`.
+            public var pagesPerView: Swift.Double?
+            /// The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportInput/pageSpacing`.
+            public var pageSpacing: Swift.Double?
+            /// Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ViewportInput/centered`.
+            public var centered: Swift.Bool?
             /// Creates a new `ViewportInput`.
             ///
             /// - Parameters:
             ///   - width:
             ///   - height:
+            ///   - pagesPerView: How many pages the viewport shows along the page axis, fractions allowed; 1 by default. For example, 1.25 with centered: the current page and a peek at each neighbour.
+            ///   - pageSpacing: The gap between two pages in points; 0 by default. A page, (extent − (pagesPerView − 1)·pageSpacing)/pagesPerView long, must stay longer than 0. For example, 10 with pagesPerView 2 on a 390-point viewport: pages of 190.
+            ///   - centered: Whether the current page sits in the middle of the viewport with its neighbours peeking on both sides, rather than at its leading edge; false by default. For example, true with pagesPerView 1.25 and pageSpacing 10 on a 390-point viewport: pages of 310, pageOffset −40 at index 0.
             public init(
                 width: Swift.Double? = nil,
-                height: Swift.Double? = nil
+                height: Swift.Double? = nil,
+                pagesPerView: Swift.Double? = nil,
+                pageSpacing: Swift.Double? = nil,
+                centered: Swift.Bool? = nil
             ) {
                 self.width = width
                 self.height = height
+                self.pagesPerView = pagesPerView
+                self.pageSpacing = pageSpacing
+                self.centered = centered
             }
             public enum CodingKeys: String, CodingKey {
                 case width
                 case height
+                case pagesPerView
+                case pageSpacing
+                case centered
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2632,9 +2906,24 @@ extension Components {
                     Swift.Double.self,
                     forKey: .height
                 )
+                self.pagesPerView = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .pagesPerView
+                )
+                self.pageSpacing = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .pageSpacing
+                )
+                self.centered = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .centered
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "width",
-                    "height"
+                    "height",
+                    "pagesPerView",
+                    "pageSpacing",
+                    "centered"
                 ])
             }
         }
@@ -2895,6 +3184,8 @@ extension Components {
             public var tracking: Components.Schemas.IndicatorInput.TrackingPayload?
             /// - Remark: Generated from `#/components/schemas/IndicatorInput/progressive`.
             public var progressive: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/IndicatorInput/inset`.
+            public var inset: Components.Schemas.IndicatorInsetInput?
             /// Creates a new `IndicatorInput`.
             ///
             /// - Parameters:
@@ -2903,18 +3194,21 @@ extension Components {
             ///   - overscroll: What the indicator does while the pager is pulled past an end.
             ///   - tracking: When the highlight and the indicator follow a swipe: all the way, at the half, or only once the index changes.
             ///   - progressive:
+            ///   - inset:
             public init(
                 style: Components.Schemas.IndicatorInput.StylePayload? = nil,
                 height: Swift.Double? = nil,
                 overscroll: Components.Schemas.IndicatorInput.OverscrollPayload? = nil,
                 tracking: Components.Schemas.IndicatorInput.TrackingPayload? = nil,
-                progressive: Swift.Bool? = nil
+                progressive: Swift.Bool? = nil,
+                inset: Components.Schemas.IndicatorInsetInput? = nil
             ) {
                 self.style = style
                 self.height = height
                 self.overscroll = overscroll
                 self.tracking = tracking
                 self.progressive = progressive
+                self.inset = inset
             }
             public enum CodingKeys: String, CodingKey {
                 case style
@@ -2922,6 +3216,7 @@ extension Components {
                 case overscroll
                 case tracking
                 case progressive
+                case inset
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2945,12 +3240,87 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .progressive
                 )
+                self.inset = try container.decodeIfPresent(
+                    Components.Schemas.IndicatorInsetInput.self,
+                    forKey: .inset
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "style",
                     "height",
                     "overscroll",
                     "tracking",
-                    "progressive"
+                    "progressive",
+                    "inset"
+                ])
+            }
+        }
+        /// How much narrower the indicator is than the tab it follows: leading and trailing come off every tab's sides, firstLeading off the first tab's leading side and lastTrailing off the last tab's trailing side when they are larger. Each is 0 by default; a PATCH merges them one by one and null resets one. For example, {"leading": 16, "trailing": 16} on media's tabs of 130: indicator x 16, width 98.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IndicatorInsetInput`.
+        public struct IndicatorInsetInput: Codable, Hashable, Sendable {
+            /// Taken off the leading side of every tab.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInsetInput/leading`.
+            public var leading: Swift.Double?
+            /// Taken off the trailing side of every tab.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInsetInput/trailing`.
+            public var trailing: Swift.Double?
+            /// Taken off the first tab's leading side, when more than leading.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInsetInput/firstLeading`.
+            public var firstLeading: Swift.Double?
+            /// Taken off the last tab's trailing side, when more than trailing.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IndicatorInsetInput/lastTrailing`.
+            public var lastTrailing: Swift.Double?
+            /// Creates a new `IndicatorInsetInput`.
+            ///
+            /// - Parameters:
+            ///   - leading: Taken off the leading side of every tab.
+            ///   - trailing: Taken off the trailing side of every tab.
+            ///   - firstLeading: Taken off the first tab's leading side, when more than leading.
+            ///   - lastTrailing: Taken off the last tab's trailing side, when more than trailing.
+            public init(
+                leading: Swift.Double? = nil,
+                trailing: Swift.Double? = nil,
+                firstLeading: Swift.Double? = nil,
+                lastTrailing: Swift.Double? = nil
+            ) {
+                self.leading = leading
+                self.trailing = trailing
+                self.firstLeading = firstLeading
+                self.lastTrailing = lastTrailing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case leading
+                case trailing
+                case firstLeading
+                case lastTrailing
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.leading = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .leading
+                )
+                self.trailing = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .trailing
+                )
+                self.firstLeading = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .firstLeading
+                )
+                self.lastTrailing = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .lastTrailing
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "leading",
+                    "trailing",
+                    "firstLeading",
+                    "lastTrailing"
                 ])
             }
         }
@@ -3018,16 +3388,17 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/TabBarInput`.
         public struct TabBarInput: Codable, Hashable, Sendable {
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBarInput/layout`.
             @frozen public enum LayoutPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case fixed = "fixed"
                 case scrollable = "scrollable"
                 case none = "none"
+                case auto = "auto"
                 case _empty_ = ""
             }
-            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///
             /// - Remark: Generated from `#/components/schemas/TabBarInput/layout`.
             public var layout: Components.Schemas.TabBarInput.LayoutPayload?
@@ -3037,10 +3408,44 @@ extension Components {
             public var inset: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarInput/minTabWidth`.
             public var minTabWidth: Swift.Double?
+            /// The widest a scrollable tab estimated from its title may be (a page's tabWidth is taken as given; fixed tabs ignore it); null (the default) for no bound. Not below minTabWidth. For example, 100: a title of 41 characters makes a tab of 100 instead of 360.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/maxTabWidth`.
+            public var maxTabWidth: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarInput/tabPadding`.
             public var tabPadding: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarInput/charWidth`.
             public var charWidth: Swift.Double?
+            /// Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/alignment`.
+            @frozen public enum AlignmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case leading = "leading"
+                case center = "center"
+                case trailing = "trailing"
+                case _empty_ = ""
+            }
+            /// Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/alignment`.
+            public var alignment: Components.Schemas.TabBarInput.AlignmentPayload?
+            /// Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/selectedScrollPosition`.
+            @frozen public enum SelectedScrollPositionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case leading = "leading"
+                case center = "center"
+                case trailing = "trailing"
+                case _empty_ = ""
+            }
+            /// Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/selectedScrollPosition`.
+            public var selectedScrollPosition: Components.Schemas.TabBarInput.SelectedScrollPositionPayload?
+            /// The width of the selected tab of a scrollable bar, the others keeping theirs (each tab then reports its baseWidth); during a swipe the current tab narrows as the target widens. null (the default) for none. For example, 100 with tabs of 50: (0, 100), (100, 50), (150, 50) at index 0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TabBarInput/selectedTabWidth`.
+            public var selectedTabWidth: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/TabBarInput/indicator`.
             public var indicator: Components.Schemas.IndicatorInput?
             /// - Remark: Generated from `#/components/schemas/TabBarInput/title`.
@@ -3048,12 +3453,16 @@ extension Components {
             /// Creates a new `TabBarInput`.
             ///
             /// - Parameters:
-            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
+            ///   - layout: fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar; auto: fixed when every tab's scrollable width fits an equal share of the bar, scrollable otherwise, decided whenever the tabs are laid out (media's titles, 80, 80 and 72 wide, fit a share of 130: fixed).
             ///   - spacing:
             ///   - inset:
             ///   - minTabWidth:
+            ///   - maxTabWidth: The widest a scrollable tab estimated from its title may be (a page's tabWidth is taken as given; fixed tabs ignore it); null (the default) for no bound. Not below minTabWidth. For example, 100: a title of 41 characters makes a tab of 100 instead of 360.
             ///   - tabPadding:
             ///   - charWidth:
+            ///   - alignment: Where the tabs of a scrollable bar sit when together they are narrower than the bar: leading (the default) leaves them at the start; center and trailing move every tab by the gap (half of it when centred) and make contentWidth the viewport's width, so the bar does not scroll. For example, three tabs of 50 in a bar of 320, center: x 85, 135 and 185.
+            ///   - selectedScrollPosition: Where a scrollable bar scrolls the tab the indicator is on: center (the default) centres it where the bar can scroll; leading puts its leading edge tabBar.inset from the bar's leading edge, trailing its trailing edge tabBar.inset from the bar's trailing edge. For example, ten tabs of 100 in a bar of 500, leading, at index 2: tabBar.offset 200.
+            ///   - selectedTabWidth: The width of the selected tab of a scrollable bar, the others keeping theirs (each tab then reports its baseWidth); during a swipe the current tab narrows as the target widens. null (the default) for none. For example, 100 with tabs of 50: (0, 100), (100, 50), (150, 50) at index 0.
             ///   - indicator:
             ///   - title:
             public init(
@@ -3061,8 +3470,12 @@ extension Components {
                 spacing: Swift.Double? = nil,
                 inset: Swift.Double? = nil,
                 minTabWidth: Swift.Double? = nil,
+                maxTabWidth: Swift.Double? = nil,
                 tabPadding: Swift.Double? = nil,
                 charWidth: Swift.Double? = nil,
+                alignment: Components.Schemas.TabBarInput.AlignmentPayload? = nil,
+                selectedScrollPosition: Components.Schemas.TabBarInput.SelectedScrollPositionPayload? = nil,
+                selectedTabWidth: Swift.Double? = nil,
                 indicator: Components.Schemas.IndicatorInput? = nil,
                 title: Components.Schemas.TitleStyleInput? = nil
             ) {
@@ -3070,8 +3483,12 @@ extension Components {
                 self.spacing = spacing
                 self.inset = inset
                 self.minTabWidth = minTabWidth
+                self.maxTabWidth = maxTabWidth
                 self.tabPadding = tabPadding
                 self.charWidth = charWidth
+                self.alignment = alignment
+                self.selectedScrollPosition = selectedScrollPosition
+                self.selectedTabWidth = selectedTabWidth
                 self.indicator = indicator
                 self.title = title
             }
@@ -3080,8 +3497,12 @@ extension Components {
                 case spacing
                 case inset
                 case minTabWidth
+                case maxTabWidth
                 case tabPadding
                 case charWidth
+                case alignment
+                case selectedScrollPosition
+                case selectedTabWidth
                 case indicator
                 case title
             }
@@ -3103,6 +3524,10 @@ extension Components {
                     Swift.Double.self,
                     forKey: .minTabWidth
                 )
+                self.maxTabWidth = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .maxTabWidth
+                )
                 self.tabPadding = try container.decodeIfPresent(
                     Swift.Double.self,
                     forKey: .tabPadding
@@ -3110,6 +3535,18 @@ extension Components {
                 self.charWidth = try container.decodeIfPresent(
                     Swift.Double.self,
                     forKey: .charWidth
+                )
+                self.alignment = try container.decodeIfPresent(
+                    Components.Schemas.TabBarInput.AlignmentPayload.self,
+                    forKey: .alignment
+                )
+                self.selectedScrollPosition = try container.decodeIfPresent(
+                    Components.Schemas.TabBarInput.SelectedScrollPositionPayload.self,
+                    forKey: .selectedScrollPosition
+                )
+                self.selectedTabWidth = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .selectedTabWidth
                 )
                 self.indicator = try container.decodeIfPresent(
                     Components.Schemas.IndicatorInput.self,
@@ -3124,8 +3561,12 @@ extension Components {
                     "spacing",
                     "inset",
                     "minTabWidth",
+                    "maxTabWidth",
                     "tabPadding",
                     "charWidth",
+                    "alignment",
+                    "selectedScrollPosition",
+                    "selectedTabWidth",
                     "indicator",
                     "title"
                 ])
@@ -3199,6 +3640,12 @@ extension Components {
             public var preload: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SettingsPatch/trailingAction`.
             public var trailingAction: Components.Schemas.ActionInput?
+            /// - Remark: Generated from `#/components/schemas/SettingsPatch/release`.
+            public var release: Components.Schemas.ReleaseInput?
+            /// Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SettingsPatch/dragTimeout`.
+            public var dragTimeout: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/SettingsPatch/emptyState`.
             public var emptyState: Components.Schemas.EmptyStateInput?
             /// Creates a new `SettingsPatch`.
@@ -3215,6 +3662,8 @@ extension Components {
             ///   - tabBar:
             ///   - preload:
             ///   - trailingAction:
+            ///   - release:
+            ///   - dragTimeout: Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
             ///   - emptyState:
             public init(
                 mode: Components.Schemas.SettingsPatch.ModePayload? = nil,
@@ -3228,6 +3677,8 @@ extension Components {
                 tabBar: Components.Schemas.TabBarInput? = nil,
                 preload: Swift.Int? = nil,
                 trailingAction: Components.Schemas.ActionInput? = nil,
+                release: Components.Schemas.ReleaseInput? = nil,
+                dragTimeout: Swift.Int? = nil,
                 emptyState: Components.Schemas.EmptyStateInput? = nil
             ) {
                 self.mode = mode
@@ -3241,6 +3692,8 @@ extension Components {
                 self.tabBar = tabBar
                 self.preload = preload
                 self.trailingAction = trailingAction
+                self.release = release
+                self.dragTimeout = dragTimeout
                 self.emptyState = emptyState
             }
             public enum CodingKeys: String, CodingKey {
@@ -3255,6 +3708,8 @@ extension Components {
                 case tabBar
                 case preload
                 case trailingAction
+                case release
+                case dragTimeout
                 case emptyState
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -3303,6 +3758,14 @@ extension Components {
                     Components.Schemas.ActionInput.self,
                     forKey: .trailingAction
                 )
+                self.release = try container.decodeIfPresent(
+                    Components.Schemas.ReleaseInput.self,
+                    forKey: .release
+                )
+                self.dragTimeout = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dragTimeout
+                )
                 self.emptyState = try container.decodeIfPresent(
                     Components.Schemas.EmptyStateInput.self,
                     forKey: .emptyState
@@ -3319,6 +3782,8 @@ extension Components {
                     "tabBar",
                     "preload",
                     "trailingAction",
+                    "release",
+                    "dragTimeout",
                     "emptyState"
                 ])
             }
@@ -3440,6 +3905,12 @@ extension Components {
             public var preload: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/CreateSession/trailingAction`.
             public var trailingAction: Components.Schemas.ActionInput?
+            /// - Remark: Generated from `#/components/schemas/CreateSession/release`.
+            public var release: Components.Schemas.ReleaseInput?
+            /// Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CreateSession/dragTimeout`.
+            public var dragTimeout: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/CreateSession/emptyState`.
             public var emptyState: Components.Schemas.EmptyStateInput?
             /// Creates a new `CreateSession`.
@@ -3459,6 +3930,8 @@ extension Components {
             ///   - tabBar:
             ///   - preload:
             ///   - trailingAction:
+            ///   - release:
+            ///   - dragTimeout: Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
             ///   - emptyState:
             public init(
                 template: Swift.String? = nil,
@@ -3475,6 +3948,8 @@ extension Components {
                 tabBar: Components.Schemas.TabBarInput? = nil,
                 preload: Swift.Int? = nil,
                 trailingAction: Components.Schemas.ActionInput? = nil,
+                release: Components.Schemas.ReleaseInput? = nil,
+                dragTimeout: Swift.Int? = nil,
                 emptyState: Components.Schemas.EmptyStateInput? = nil
             ) {
                 self.template = template
@@ -3491,6 +3966,8 @@ extension Components {
                 self.tabBar = tabBar
                 self.preload = preload
                 self.trailingAction = trailingAction
+                self.release = release
+                self.dragTimeout = dragTimeout
                 self.emptyState = emptyState
             }
             public enum CodingKeys: String, CodingKey {
@@ -3508,6 +3985,8 @@ extension Components {
                 case tabBar
                 case preload
                 case trailingAction
+                case release
+                case dragTimeout
                 case emptyState
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -3568,6 +4047,14 @@ extension Components {
                     Components.Schemas.ActionInput.self,
                     forKey: .trailingAction
                 )
+                self.release = try container.decodeIfPresent(
+                    Components.Schemas.ReleaseInput.self,
+                    forKey: .release
+                )
+                self.dragTimeout = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dragTimeout
+                )
                 self.emptyState = try container.decodeIfPresent(
                     Components.Schemas.EmptyStateInput.self,
                     forKey: .emptyState
@@ -3587,6 +4074,8 @@ extension Components {
                     "tabBar",
                     "preload",
                     "trailingAction",
+                    "release",
+                    "dragTimeout",
                     "emptyState"
                 ])
             }
@@ -3706,6 +4195,12 @@ extension Components {
             public var preload: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Template/trailingAction`.
             public var trailingAction: Components.Schemas.ActionInput?
+            /// - Remark: Generated from `#/components/schemas/Template/release`.
+            public var release: Components.Schemas.ReleaseInput?
+            /// Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Template/dragTimeout`.
+            public var dragTimeout: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Template/emptyState`.
             public var emptyState: Components.Schemas.EmptyStateInput?
             /// Pages that can be inserted later by id.
@@ -3730,6 +4225,8 @@ extension Components {
             ///   - tabBar:
             ///   - preload:
             ///   - trailingAction:
+            ///   - release:
+            ///   - dragTimeout: Milliseconds after which a swipe nobody touches (a transition or an overscroll that no scroll or begin changed), or an interaction pause of auto-advance with nothing in flight, is given up, as an end with completed false would; 0 never. Otherwise from 1000. Default 15000.
             ///   - emptyState:
             ///   - catalog: Pages that can be inserted later by id.
             public init(
@@ -3748,6 +4245,8 @@ extension Components {
                 tabBar: Components.Schemas.TabBarInput? = nil,
                 preload: Swift.Int? = nil,
                 trailingAction: Components.Schemas.ActionInput? = nil,
+                release: Components.Schemas.ReleaseInput? = nil,
+                dragTimeout: Swift.Int? = nil,
                 emptyState: Components.Schemas.EmptyStateInput? = nil,
                 catalog: [Components.Schemas.Page]
             ) {
@@ -3766,6 +4265,8 @@ extension Components {
                 self.tabBar = tabBar
                 self.preload = preload
                 self.trailingAction = trailingAction
+                self.release = release
+                self.dragTimeout = dragTimeout
                 self.emptyState = emptyState
                 self.catalog = catalog
             }
@@ -3785,6 +4286,8 @@ extension Components {
                 case tabBar
                 case preload
                 case trailingAction
+                case release
+                case dragTimeout
                 case emptyState
                 case catalog
             }
@@ -3815,6 +4318,7 @@ extension Components {
                 case fixed = "fixed"
                 case scrollable = "scrollable"
                 case none = "none"
+                case auto = "auto"
             }
             /// fixed: equal tabs across the viewport; scrollable: each tab as wide as its title (or its tabWidth); none: no tab bar.
             ///
@@ -4271,41 +4775,178 @@ extension Components {
                 ])
             }
         }
-        /// The start or the end of a swipe.
+        /// How a swipe released with a velocity is decided.
         ///
-        /// - Remark: Generated from `#/components/schemas/TransitionRequest`.
-        @frozen public enum TransitionRequest: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/TransitionRequest/TransitionBegin`.
-            case begin(Components.Schemas.TransitionBegin)
-            /// - Remark: Generated from `#/components/schemas/TransitionRequest/TransitionEnd`.
-            case end(Components.Schemas.TransitionEnd)
+        /// - Remark: Generated from `#/components/schemas/Release`.
+        public struct Release: Codable, Hashable, Sendable {
+            /// F, in pages per second: a release at least this fast toward the target completes the swipe however short; past half way a swipe completes unless flicked back at least this fast.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Release/flickVelocity`.
+            public var flickVelocity: Swift.Double
+            /// Creates a new `Release`.
+            ///
+            /// - Parameters:
+            ///   - flickVelocity: F, in pages per second: a release at least this fast toward the target completes the swipe however short; past half way a swipe completes unless flicked back at least this fast.
+            public init(flickVelocity: Swift.Double) {
+                self.flickVelocity = flickVelocity
+            }
             public enum CodingKeys: String, CodingKey {
-                case phase
+                case flickVelocity
+            }
+        }
+        /// How a swipe released with a velocity is decided.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReleaseInput`.
+        public struct ReleaseInput: Codable, Hashable, Sendable {
+            /// F, in pages per second (default 0.5).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReleaseInput/flickVelocity`.
+            public var flickVelocity: Swift.Double?
+            /// Creates a new `ReleaseInput`.
+            ///
+            /// - Parameters:
+            ///   - flickVelocity: F, in pages per second (default 0.5).
+            public init(flickVelocity: Swift.Double? = nil) {
+                self.flickVelocity = flickVelocity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case flickVelocity
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                let discriminator = try container.decode(
-                    Swift.String.self,
+                self.flickVelocity = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .flickVelocity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "flickVelocity"
+                ])
+            }
+        }
+        /// How a release by velocity was decided: in the answer to transition end with velocity, and in the event it publishes.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Settle`.
+        public struct Settle: Codable, Hashable, Sendable {
+            /// Whether the swipe completed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settle/completed`.
+            public var completed: Swift.Bool
+            /// The signed progress at release: + toward the next page (for an overscroll, + at the end).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settle/progress`.
+            public var progress: Swift.Double
+            /// The velocity sent, in pages per second.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settle/velocity`.
+            public var velocity: Swift.Double
+            /// Creates a new `Settle`.
+            ///
+            /// - Parameters:
+            ///   - completed: Whether the swipe completed.
+            ///   - progress: The signed progress at release: + toward the next page (for an overscroll, + at the end).
+            ///   - velocity: The velocity sent, in pages per second.
+            public init(
+                completed: Swift.Bool,
+                progress: Swift.Double,
+                velocity: Swift.Double
+            ) {
+                self.completed = completed
+                self.progress = progress
+                self.velocity = velocity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case completed
+                case progress
+                case velocity
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TransitionRelease`.
+        public struct TransitionRelease: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransitionRelease/phase`.
+            @frozen public enum PhasePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case end = "end"
+            }
+            /// - Remark: Generated from `#/components/schemas/TransitionRelease/phase`.
+            public var phase: Components.Schemas.TransitionRelease.PhasePayload
+            /// The finger's velocity at release, in pages per second, signed like progress: the server decides whether the swipe completes (see Release).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TransitionRelease/velocity`.
+            public var velocity: Swift.Double
+            /// Creates a new `TransitionRelease`.
+            ///
+            /// - Parameters:
+            ///   - phase:
+            ///   - velocity: The finger's velocity at release, in pages per second, signed like progress: the server decides whether the swipe completes (see Release).
+            public init(
+                phase: Components.Schemas.TransitionRelease.PhasePayload,
+                velocity: Swift.Double
+            ) {
+                self.phase = phase
+                self.velocity = velocity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case phase
+                case velocity
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.phase = try container.decode(
+                    Components.Schemas.TransitionRelease.PhasePayload.self,
                     forKey: .phase
                 )
-                switch discriminator {
-                case "begin":
-                    self = .begin(try .init(from: decoder))
-                case "end":
-                    self = .end(try .init(from: decoder))
-                default:
-                    throw Swift.DecodingError.unknownOneOfDiscriminator(
-                        discriminatorKey: CodingKeys.phase,
-                        discriminatorValue: discriminator,
-                        codingPath: decoder.codingPath
-                    )
+                self.velocity = try container.decode(
+                    Swift.Double.self,
+                    forKey: .velocity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "phase",
+                    "velocity"
+                ])
+            }
+        }
+        /// The start or the end of a swipe; an end is decided by the client (completed) or by the server from the release's velocity.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TransitionRequest`.
+        @frozen public enum TransitionRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransitionRequest/case1`.
+            case TransitionBegin(Components.Schemas.TransitionBegin)
+            /// - Remark: Generated from `#/components/schemas/TransitionRequest/case2`.
+            case TransitionEnd(Components.Schemas.TransitionEnd)
+            /// - Remark: Generated from `#/components/schemas/TransitionRequest/case3`.
+            case TransitionRelease(Components.Schemas.TransitionRelease)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .TransitionBegin(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
                 }
+                do {
+                    self = .TransitionEnd(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .TransitionRelease(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
             }
             public func encode(to encoder: any Swift.Encoder) throws {
                 switch self {
-                case let .begin(value):
+                case let .TransitionBegin(value):
                     try value.encode(to: encoder)
-                case let .end(value):
+                case let .TransitionEnd(value):
+                    try value.encode(to: encoder)
+                case let .TransitionRelease(value):
                     try value.encode(to: encoder)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import PagerdClient
+import TestSupport
 import Testing
 
 /// Every method of the façade against the real server, with the values pagerd answers.
@@ -8,7 +9,11 @@ import Testing
     @Test func movesSwipesAndJumps() async throws {
         let server = try await Server()
         let client = server.client()
-        #expect(try await client.templates().map(\.name) == ["mall", "media", "piggybank", "posepicker", "snap"])
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: PagerdProcess.repositoryRoot.appendingPathComponent("config/templates").path)
+        let names = files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+        #expect(try await client.templates().map(\.name) == names)
+        #expect(names.contains("media") && names.contains("posepicker"))
 
         var state = try await client.createSession(template: "media")
         #expect(state.version == 1 && state.index == 0 && state.page?.id == "photos")
@@ -41,6 +46,15 @@ import Testing
         #expect(state.transition == .init(from: 1, to: 2, progress: 0, direction: .forward))
         state = try await client.end(completed: false)
         #expect(state.index == 1 && state.transition == nil)
+
+        _ = try await client.scroll(.progress(0.3))
+        state = try await client.end(velocity: 0.8)  // flung forward: completes
+        #expect(state.index == 2 && state.transition == nil)
+        #expect(state.settle == .init(completed: true, progress: 0.3, velocity: 0.8))
+        _ = try await client.scroll(.progress(-0.6))
+        state = try await client.end(velocity: 0.7)  // past half way, flung back: cancelled
+        #expect(state.index == 2 && state.settle == .init(completed: false, progress: -0.6, velocity: 0.7))
+        state = try await client.select(index: 1)
 
         let neighbors = try await client.neighbors()
         #expect(neighbors.previous?.id == "photos" && neighbors.next?.id == "music")
