@@ -13,7 +13,8 @@ public typealias ProblemCode = Components.Schemas.ProblemCode
 /// A client of one pagerd server, driving one session at a time: typed commands, the session's
 /// events, and optimistic concurrency.
 ///
-/// Create or open a session, then move it; every method is `async throws(PagerClientError)`.
+/// Create or open a session, then move it; every request method is
+/// `async throws(PagerClientError)`.
 /// The client keeps the newest state it has seen (from answers and from ``events(after:)``), and
 /// sends each change with `If-Match` naming that state's version unless told otherwise, so a
 /// change made on a state another client has moved on is refused (`412 version_mismatch`) rather
