@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         .systemLibrary(
@@ -52,10 +53,12 @@ let package = Package(
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
         .target(name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "PagerModel", "PagerSessions"]),
+        // Access tokens: the keys, verification under pagerd's rules and minting (JWTs through jwt-kit).
+        .target(name: "PagerAccess", dependencies: ["JSON", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(
             name: "PagerAPI",
             dependencies: [
-                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions",
+                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -68,7 +71,7 @@ let package = Package(
         .target(
             name: "PagerApp",
             dependencies: [
-                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI", "PagerStorage",
+                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI", "PagerStorage", "PagerAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Locking", "MicroHTTP", "PagerModel", "PagerSessions",
+                "Locking", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/TestSupport"),
@@ -95,9 +98,10 @@ let package = Package(
         .testTarget(
             name: "PagerAPITests",
             dependencies: [
-                "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport",
+                "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        .testTarget(name: "PagerAccessTests", dependencies: ["PagerAccess", "JSON", "TestSupport"]),
         .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
         .testTarget(
             name: "PagerAppTests",
