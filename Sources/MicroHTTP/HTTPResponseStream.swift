@@ -64,6 +64,20 @@ public final class HTTPResponseStream: Sendable {
         }
     }
 
+    /// Queues `bytes` as the last the client gets and ends the stream once they are sent, in one
+    /// step, so no other write can come between them. Returns false, writing nothing, once the
+    /// stream is closed or finished.
+    @discardableResult
+    public func finish(after bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !state.finished else { return false }
+            state.buffer.append(contentsOf: bytes)
+            state.finished = true
+            state.wakeIfWaiting()
+            return true
+        }
+    }
+
     /// Whether the server has stopped sending this stream (the client left, or it ended).
     public var isClosed: Bool { state.withLock { $0.closed } }
 
