@@ -103,6 +103,8 @@ public final class APIMetrics: Sendable {
             Gauge(label: "pagerd_storage_commits", factory: factory).record(storage.commits)
             Gauge(label: "pagerd_storage_committed_changes", factory: factory).record(storage.changes)
             Gauge(label: "pagerd_storage_failed_commits", factory: factory).record(storage.failedCommits)
+            Gauge(label: "pagerd_storage_folds", factory: factory).record(storage.folds)
+            Gauge(label: "pagerd_storage_failed_folds", factory: factory).record(storage.failedFolds)
         }
         return registry.emitToBuffer()
     }

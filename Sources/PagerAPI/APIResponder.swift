@@ -227,11 +227,20 @@ public struct APIResponder: HTTPResponder {
         router.add(.get, "/healthz") { _ in
             .now(jsonResponse(["status": "ok"]))
         }
+        // Not ready, either, while the store refuses changes (every write would answer 503). The
+        // store answers from what it knows (a lock; while its disk is short of room, at most one
+        // measure of the room every 0.1 s), so polling stays cheap.
         router.add(.get, "/readyz") { _ throws(APIError) in
             guard readiness.isReady else {
                 throw APIError(
                     status: 503, code: .notReady, detail: "The service is not ready.", headers: [(.retryAfter, "1")]
                 )
+            }
+            if let store = engines.store, !store.isAcceptingChanges {
+                throw APIError(
+                    status: 503, code: .notReady,
+                    detail: "Sessions cannot be changed now: the store refuses changes. Reads are served.",
+                    headers: [(.retryAfter, "1")])
             }
             return .now(jsonResponse(["status": "ready"]))
         }

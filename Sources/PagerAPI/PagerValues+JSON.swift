@@ -103,9 +103,12 @@ extension PagerSettings {
         self.init()
         if let mode = try reader.choice("mode", as: PagerMode.self) { self.mode = mode }
         if let viewport = try reader.object("viewport") {
-            try viewport.allowOnly(["width", "height"])
+            try viewport.allowOnly(["width", "height", "pagesPerView", "pageSpacing", "centered"])
             if let width = try viewport.number("width") { viewportWidth = width }
             if let height = try viewport.number("height") { viewportHeight = height }
+            if let perView = try viewport.number("pagesPerView") { pagesPerView = perView }
+            if let spacing = try viewport.number("pageSpacing") { pageSpacing = spacing }
+            if let centered = try viewport.boolean("centered") { pagesCentered = centered }
         }
         if let direction = try reader.choice("layoutDirection", as: LayoutDirection.self) {
             layoutDirection = direction
@@ -137,6 +140,7 @@ extension PagerSettings {
         if let bar = try reader.object("tabBar") {
             try bar.allowOnly([
                 "layout", "spacing", "inset", "minTabWidth", "tabPadding", "charWidth", "indicator", "title",
+                "alignment", "selectedScrollPosition", "maxTabWidth", "selectedTabWidth",
             ])
             if let layout = try bar.choice("layout", as: TabLayout.self) { tabBar.layout = layout }
             if let value = try bar.number("spacing") { tabBar.spacing = value }
@@ -144,8 +148,21 @@ extension PagerSettings {
             if let value = try bar.number("minTabWidth") { tabBar.minTabWidth = value }
             if let value = try bar.number("tabPadding") { tabBar.tabPadding = value }
             if let value = try bar.number("charWidth") { tabBar.charWidth = value }
+            if let alignment = try bar.choice("alignment", as: TabBarPosition.self) { tabBar.alignment = alignment }
+            if let position = try bar.choice("selectedScrollPosition", as: TabBarPosition.self) {
+                tabBar.selectedScrollPosition = position
+            }
+            tabBar.maxTabWidth = try bar.number("maxTabWidth")
+            tabBar.selectedTabWidth = try bar.number("selectedTabWidth")
             if let indicator = try bar.object("indicator") {
-                try indicator.allowOnly(["style", "height", "overscroll", "tracking", "progressive"])
+                try indicator.allowOnly(["style", "height", "overscroll", "tracking", "progressive", "inset"])
+                if let inset = try indicator.object("inset") {
+                    try inset.allowOnly(["leading", "trailing", "firstLeading", "lastTrailing"])
+                    if let value = try inset.number("leading") { tabBar.indicatorInset.leading = value }
+                    if let value = try inset.number("trailing") { tabBar.indicatorInset.trailing = value }
+                    if let value = try inset.number("firstLeading") { tabBar.indicatorInset.firstLeading = value }
+                    if let value = try inset.number("lastTrailing") { tabBar.indicatorInset.lastTrailing = value }
+                }
                 if let progressive = try indicator.boolean("progressive") { tabBar.indicatorProgressive = progressive }
                 if let style = try indicator.choice("style", as: IndicatorStyle.self) { tabBar.indicatorStyle = style }
                 if let height = try indicator.number("height") { tabBar.indicatorHeight = height }
@@ -180,7 +197,11 @@ extension PagerSettings {
     public var json: JSONObject {
         var object: JSONObject = [
             "mode": .string(mode.rawValue),
-            "viewport": ["width": .number(viewportWidth), "height": .number(viewportHeight)],
+            "viewport": [
+                "width": .number(viewportWidth), "height": .number(viewportHeight),
+                "pagesPerView": .number(pagesPerView), "pageSpacing": .number(pageSpacing),
+                "centered": .bool(pagesCentered),
+            ],
             "layoutDirection": .string(layoutDirection.rawValue),
             "orientation": .string(orientation.rawValue),
             "swipe": .string(swipe.rawValue),
@@ -200,20 +221,32 @@ extension PagerSettings {
                 "layout": .string(tabBar.layout.rawValue), "spacing": .number(tabBar.spacing),
                 "inset": .number(tabBar.inset), "minTabWidth": .number(tabBar.minTabWidth),
                 "tabPadding": .number(tabBar.tabPadding), "charWidth": .number(tabBar.charWidth),
+                "alignment": .string(tabBar.alignment.rawValue),
+                "selectedScrollPosition": .string(tabBar.selectedScrollPosition.rawValue),
                 "indicator": [
                     "style": .string(tabBar.indicatorStyle.rawValue), "height": .number(tabBar.indicatorHeight),
                     "overscroll": .string(tabBar.indicatorOverscroll.rawValue),
                     "tracking": .string(tabBar.indicatorTracking.rawValue),
                     "progressive": .bool(tabBar.indicatorProgressive),
+                    "inset": [
+                        "leading": .number(tabBar.indicatorInset.leading),
+                        "trailing": .number(tabBar.indicatorInset.trailing),
+                        "firstLeading": .number(tabBar.indicatorInset.firstLeading),
+                        "lastTrailing": .number(tabBar.indicatorInset.lastTrailing),
+                    ],
                 ],
             ],
             "preload": .number(Double(preload)),
         ]
-        if let title = tabBar.title, case .object(var bar) = object["tabBar"] ?? .null {
-            bar["title"] = [
-                "color": .string(title.color.hex), "selectedColor": .string(title.selectedColor.hex),
-                "scale": .number(title.scale), "selectedScale": .number(title.selectedScale),
-            ]
+        if case .object(var bar) = object["tabBar"] ?? .null {
+            if let title = tabBar.title {
+                bar["title"] = [
+                    "color": .string(title.color.hex), "selectedColor": .string(title.selectedColor.hex),
+                    "scale": .number(title.scale), "selectedScale": .number(title.selectedScale),
+                ]
+            }
+            if let width = tabBar.maxTabWidth { bar["maxTabWidth"] = .number(width) }
+            if let width = tabBar.selectedTabWidth { bar["selectedTabWidth"] = .number(width) }
             object["tabBar"] = .object(bar)
         }
         if let trailingAction { object["trailingAction"] = trailingAction.json }
@@ -230,8 +263,8 @@ extension PagerSettings {
     /// round-trips: a create or a PATCH with it gives these settings (null reads as unset).
     public var document: JSONObject {
         var object = json
-        if case .object(var bar) = object["tabBar"] ?? .null, bar["title"] == nil {
-            bar["title"] = .null
+        if case .object(var bar) = object["tabBar"] ?? .null {
+            for member in ["title", "maxTabWidth", "selectedTabWidth"] where bar[member] == nil { bar[member] = .null }
             object["tabBar"] = .object(bar)
         }
         if object["trailingAction"] == nil { object["trailingAction"] = .null }

@@ -26,7 +26,9 @@ public enum StateDocument {
         _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, tabForms: TabForms?
     ) -> (bytes: [UInt8], made: TabForms?) {
         let pager = snapshot.pager
-        guard pager.hasTabBar, pager.count > 1 else { return (encode(snapshot, outcome: outcome), nil) }
+        guard pager.hasTabBar, pager.count > 1, pager.hasTabsAtRest else {
+            return (encode(snapshot, outcome: outcome), nil)
+        }
         let key = pager.tabLayoutKey
         var made: TabForms?
         var forms: TabForms?
@@ -107,6 +109,13 @@ public enum StateDocument {
         w.beginObject()
         w.field("width"); w.number(pager.settings.viewportWidth)
         w.field("height"); w.number(pager.settings.viewportHeight)
+        if pager.settings.reportsPageLayout {
+            let settings = pager.settings
+            w.field("pagesPerView"); w.number(settings.pagesPerView)
+            w.field("pageSpacing"); w.number(settings.pageSpacing)
+            w.field("centered"); w.bool(settings.pagesCentered)
+            w.field("pageSize"); w.number(pager.pageSize)
+        }
         w.endObject()
         w.field("pageOffset"); w.number(pager.pageOffset)
         w.field("visible")
@@ -151,6 +160,7 @@ public enum StateDocument {
         w.field("tabBar")
         w.beginObject()
         w.field("layout"); w.string(bar.layout.rawValue)
+        if let effective = bar.effectiveLayout { w.field("effectiveLayout"); w.string(effective.rawValue) }
         w.field("contentWidth"); w.number(bar.contentWidth)
         w.field("offset"); w.number(bar.offset)
         w.endObject()
@@ -208,6 +218,7 @@ public enum StateDocument {
         w.field("title"); w.string(tab.title)
         w.field("x"); w.number(tab.frame.x)
         w.field("width"); w.number(tab.frame.width)
+        if let base = tab.baseWidth { w.field("baseWidth"); w.number(base) }
         w.field("selection"); w.number(tab.selection)
         w.field("selected"); w.bool(tab.selected)
         if let color = tab.color { w.field("color"); w.string(color.hex) }

@@ -81,6 +81,8 @@ public struct Configuration: Sendable, Equatable {
     public var dataPath = "data/pagerd.db"
     /// How far SQLite syncs each commit.
     public var sqliteSynchronous = SQLiteSessionStore.Options(path: "").synchronous
+    /// Journal bytes after which the SQLite store folds its journal into its tables.
+    public var sqliteCheckpointBytes = SQLiteSessionStore.Options(path: "").checkpointBytes
     /// The database of `postgres` storage: `postgres://user@host:port/database`, with libpq
     /// parameters such as `sslmode` in its query, and no password.
     public var postgresURL: String?

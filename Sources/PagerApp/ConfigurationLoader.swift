@@ -119,8 +119,10 @@ public struct ConfigurationLoader: Sendable {
         }
     }
 
-    /// A `postgres://` or `postgresql://` URI without a password. The messages never repeat the
-    /// URL, which might hold one.
+    /// A `postgres://` or `postgresql://` URI without a password. libpq decodes percent-encoding
+    /// in the user information and in the query's parameter names, so they are decoded before
+    /// they are looked at: `?pass%77ord=` is `?password=`. The messages never repeat the URL,
+    /// which might hold one.
     static func validatePostgresURL(_ url: String) throws(ConfigurationError) {
         guard let schemeEnd = url.range(of: "://"),
             ["postgres", "postgresql"].contains(url[..<schemeEnd.lowerBound].lowercased())
@@ -129,17 +131,37 @@ public struct ConfigurationLoader: Sendable {
                 setting: "postgresURL", source: "configuration",
                 reason: "must be a URI such as postgres://pagerd@127.0.0.1:5432/pagerd")
         }
+        let holdsPassword = ConfigurationError(
+            setting: "postgresURL", source: "configuration",
+            reason: "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
-        if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
-            throw ConfigurationError(
-                setting: "postgresURL", source: "configuration",
-                reason: "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
+        if let at = authority.lastIndex(of: "@"), percentDecoded(authority[..<at]).contains(":") {
+            throw holdsPassword
         }
-        if url.contains("password=") {
-            throw ConfigurationError(
-                setting: "postgresURL", source: "configuration",
-                reason: "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
+        guard let query = rest.firstIndex(of: "?") else { return }
+        for parameter in rest[rest.index(after: query)...].split(separator: "&") {
+            // Any parameter named for a password: `password`, and `sslpassword` (a key's).
+            let name = percentDecoded(parameter.prefix { $0 != "=" }).lowercased()
+            if name.contains("password") { throw holdsPassword }
         }
+    }
+
+    /// `text` with each `%XX` (two hex digits) replaced by that byte; anything else kept as it is.
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.first {
+            if byte == UInt8(ascii: "%"), rest.count >= 3,
+                let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                rest = rest.dropFirst(3)
+            } else {
+                bytes.append(byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

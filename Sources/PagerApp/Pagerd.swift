@@ -184,7 +184,9 @@ public enum Pagerd {
             let storeLogger = Logger(label: "pagerd.storage")
             let options = SQLiteSessionStore.Options(
                 path: configuration.dataPath, synchronous: configuration.sqliteSynchronous,
-                log: { message in storeLogger.error("\(message)") })
+                checkpointBytes: configuration.sqliteCheckpointBytes,
+                log: { message in storeLogger.error("\(message)") },
+                warn: { message in storeLogger.warning("\(message)") })
             do {
                 let store = try SQLiteSessionStore(options: options)
                 return .success(store, close: store.close)

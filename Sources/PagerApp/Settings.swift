@@ -315,6 +315,10 @@ extension Setting {
         .choice(
             "sqliteSynchronous", \.sqliteSynchronous,
             "full: each commit survives power loss; normal: it survives a crash of pagerd only."),
+        .integer(
+            "sqliteCheckpointBytes", \.sqliteCheckpointBytes, 65_536...(1 << 40),
+            "Journal bytes after which sqlite storage folds its journal into its tables; twice this plus 4 MiB of disk is kept free for deletions."
+        ),
         .optionalText(
             "postgresURL", \.postgresURL,
             "The database of postgres storage, postgres://user@host:port/db (sslmode in the query); the password goes in PAGERD_POSTGRES_PASSWORD."

@@ -59,9 +59,29 @@ enum IndicatorGeometry {
         return pieces
     }
 
-    /// clamp(x + w/2 − W/2, 0, max(0, contentWidth − W)).
-    static func tabBarOffset(for frame: Frame, viewportWidth: Double, contentWidth: Double) -> Double {
-        let centred = frame.x + frame.width / 2 - viewportWidth / 2
-        return min(max(centred, 0), max(0, contentWidth - viewportWidth))
+    /// F: `focus` less `leading` and `trailing`. When the two add up to more than its width, it
+    /// collapses to no width at the point that divides the frame in their ratio.
+    static func inset(_ focus: Frame, leading: Double, trailing: Double) -> Frame {
+        let total = leading + trailing
+        if total > 0, total > focus.width {
+            return Frame(x: focus.x + focus.width * leading / total, width: 0)
+        }
+        return Frame(x: focus.x + leading, width: focus.width - leading - trailing)
+    }
+
+    /// The scroll offset that puts `frame` at `position` in a bar `viewportWidth` wide, clamped to
+    /// [0, max(0, contentWidth − W)]: centred (x + w/2 − W/2), or `inset` from the bar's leading
+    /// (x − e) or trailing edge (x + w + e − W).
+    static func tabBarOffset(
+        for frame: Frame, position: TabBarPosition = .center, inset: Double = 0, viewportWidth: Double,
+        contentWidth: Double
+    ) -> Double {
+        let wanted: Double
+        switch position {
+        case .center: wanted = frame.x + frame.width / 2 - viewportWidth / 2
+        case .leading: wanted = frame.x - inset
+        case .trailing: wanted = frame.x + frame.width + inset - viewportWidth
+        }
+        return min(max(wanted, 0), max(0, contentWidth - viewportWidth))
     }
 }

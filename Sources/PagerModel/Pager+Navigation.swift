@@ -104,7 +104,7 @@ extension Pager {
         case .direct: kept = steps.suffix(1)
         case .capped: kept = steps.suffix(4)
         }
-        var keyframes = kept.map(keyframe(at:))
+        var keyframes = keyframes(at: kept)
         if animation == .capped, steps.count > 3 { keyframes[0].jump = true }
         index = target
         report.moved = true

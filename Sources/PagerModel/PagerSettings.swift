@@ -14,6 +14,44 @@ public enum TabLayout: String, Sendable, CaseIterable {
     case scrollable
     /// No tab bar.
     case none
+    /// `fixed` when every tab's scrollable width fits an equal share of the bar, `scrollable`
+    /// otherwise (Material's automatic mode), decided whenever the tabs are laid out.
+    case auto
+}
+
+/// Where something sits along the tab bar: at its leading edge, centred, or at its trailing edge.
+/// Leading is the left in a left-to-right layout and the right in a right-to-left one.
+public enum TabBarPosition: String, Sendable, CaseIterable {
+    case leading
+    case center
+    case trailing
+}
+
+/// How much narrower the indicator is than the frame it follows, on each side. Leading and
+/// trailing are logical sides: mirrored right to left.
+public struct IndicatorInset: Sendable, Equatable {
+    /// Taken off the leading side of every tab's frame.
+    public var leading = 0.0
+    /// Taken off the trailing side of every tab's frame.
+    public var trailing = 0.0
+    /// Taken off the leading side of the first tab's frame, when more than `leading`.
+    public var firstLeading = 0.0
+    /// Taken off the trailing side of the last tab's frame, when more than `trailing`.
+    public var lastTrailing = 0.0
+
+    /// No inset.
+    public init() {}
+
+    /// Whether every member is 0: the indicator is the frame it follows.
+    public var isZero: Bool { leading == 0 && trailing == 0 && firstLeading == 0 && lastTrailing == 0 }
+
+    /// What is taken off the leading side of tab `position`.
+    public func leadingInset(at position: Int) -> Double { position == 0 ? max(leading, firstLeading) : leading }
+
+    /// What is taken off the trailing side of tab `position` of `count`.
+    public func trailingInset(at position: Int, of count: Int) -> Double {
+        position == count - 1 ? max(trailing, lastTrailing) : trailing
+    }
 }
 
 /// How the indicator moves between tabs.
@@ -140,6 +178,16 @@ public struct TabBarSettings: Sendable, Equatable {
     public var title: TitleStyle?
     /// Reported as is.
     public var indicatorHeight: Double = 2
+    /// Where the tabs sit in a scrollable bar whose content is narrower than the viewport.
+    public var alignment = TabBarPosition.leading
+    /// Where a scrollable bar scrolls the selected tab to.
+    public var selectedScrollPosition = TabBarPosition.center
+    /// How much narrower the indicator is than the tab it follows.
+    public var indicatorInset = IndicatorInset()
+    /// The widest estimated scrollable tab; nil for no bound.
+    public var maxTabWidth: Double?
+    /// The width of the selected tab in a scrollable bar (others keep theirs); nil for none.
+    public var selectedTabWidth: Double?
 
     /// The defaults of the spec.
     public init() {}
@@ -152,6 +200,13 @@ public struct PagerSettings: Sendable, Equatable {
     public var viewportWidth: Double = 390
     /// The page height H, the page extent when vertical.
     public var viewportHeight: Double = 844
+    /// How many pages the viewport shows along the page axis, k in [1, 100], fractions allowed.
+    public var pagesPerView: Double = 1
+    /// The gap between two pages along the page axis, g.
+    public var pageSpacing: Double = 0
+    /// Whether the current page sits in the middle of the viewport with its neighbours peeking
+    /// on both sides, rather than at its leading edge.
+    public var pagesCentered = false
     /// Left to right, or mirrored.
     public var layoutDirection = LayoutDirection.ltr
     /// The axis pages move along.
@@ -178,10 +233,32 @@ public struct PagerSettings: Sendable, Equatable {
     /// The most pages `preload` may ask for on each side.
     public static let maxPreload = 100
 
+    /// The most pages a viewport may show at once.
+    public static let maxPagesPerView = 100.0
+
+    /// Whether pages are laid out one per viewport with no gap (every page setting at its
+    /// default but perhaps `pagesCentered`, which then changes nothing): the page geometry of
+    /// one page per viewport.
+    public var hasOnePagePerView: Bool { pagesPerView == 1 && pageSpacing == 0 }
+
+    /// Whether any page layout setting differs from its default (the state then reports them).
+    public var reportsPageLayout: Bool { pagesPerView != 1 || pageSpacing != 0 || pagesCentered }
+
     /// Checks the numeric rules of §2.2 (the fixed-width rule needs the page count: see `Pager`).
     public func validate() throws(PagerError) {
         try Page.validatePositive(viewportWidth, field: "viewport.width")
         try Page.validatePositive(viewportHeight, field: "viewport.height")
+        guard pagesPerView.isFinite, pagesPerView >= 1, pagesPerView <= Self.maxPagesPerView else {
+            throw .invalid(field: "viewport.pagesPerView", "Must be a number from 1 to \(Int(Self.maxPagesPerView)).")
+        }
+        try Page.validateNonNegative(pageSpacing, field: "viewport.pageSpacing")
+        let pageSize = PageStrip(settings: self, count: 0).pageSize
+        guard pageSize > 0 else {
+            throw .invalid(
+                field: "viewport.pageSpacing",
+                "With \(pagesPerView) pages per view and a spacing of \(pageSpacing), each page would be \(pageSize) points long; it must be longer than 0."
+            )
+        }
         guard rubberBand.ratio.isFinite, rubberBand.ratio > 0, rubberBand.ratio <= 1 else {
             throw .invalid(field: "rubberBand.ratio", "Must be a number in (0, 1].")
         }
@@ -201,6 +278,25 @@ public struct PagerSettings: Sendable, Equatable {
                 field: "tabBar.indicator.progressive", "A progressive indicator does not combine with a loop.")
         }
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
+        if let maxTabWidth = tabBar.maxTabWidth {
+            try Page.validatePositive(maxTabWidth, field: "tabBar.maxTabWidth")
+            guard maxTabWidth >= tabBar.minTabWidth else {
+                throw .invalid(
+                    field: "tabBar.maxTabWidth",
+                    "The widest tab (\(maxTabWidth)) must not be narrower than the narrowest (\(tabBar.minTabWidth)).")
+            }
+        }
+        if let selectedTabWidth = tabBar.selectedTabWidth {
+            try Page.validatePositive(selectedTabWidth, field: "tabBar.selectedTabWidth")
+        }
+        let inset = tabBar.indicatorInset
+        for (value, field) in [
+            (inset.leading, "tabBar.indicator.inset.leading"), (inset.trailing, "tabBar.indicator.inset.trailing"),
+            (inset.firstLeading, "tabBar.indicator.inset.firstLeading"),
+            (inset.lastTrailing, "tabBar.indicator.inset.lastTrailing"),
+        ] {
+            try Page.validateNonNegative(value, field: field)
+        }
         try Page.validatePositive(tabBar.charWidth, field: "tabBar.charWidth")
         try Page.validatePositive(tabBar.indicatorHeight, field: "tabBar.indicator.height")
         for (value, field) in [

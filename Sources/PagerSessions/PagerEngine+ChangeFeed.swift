@@ -40,6 +40,10 @@ extension PagerEngine {
         nextSubscriberID += 1
         session.subscribers[token] = Subscriber(continuation: continuation, address: address)
         session.subscribersByAddress[address, default: 0] += 1
+        // With a shared store, versions are published in order from here on (see `deliver`);
+        // a new subscriber starts from what the others saw last.
+        if store?.isShared == true, session.feed == nil { session.feed = Feed(pager: durable) }
+        let seen = session.feed?.pager ?? durable
         session.lastUsed = now
         if session.isLinked { idleOrder.remove(session) }
         watched[id] = session
@@ -47,7 +51,7 @@ extension PagerEngine {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
-        return Subscription(snapshot: SessionSnapshot(id: id, pager: durable), events: stream, token: token)
+        return Subscription(snapshot: SessionSnapshot(id: id, pager: seen), events: stream, token: token)
     }
 
     /// Forgets a subscriber whose stream ended; one already forgotten, or dropped with its
@@ -66,6 +70,7 @@ extension PagerEngine {
         if session.subscribers.isEmpty, !session.isLinked {
             idleOrder.append(session, at: session.lastUsed)
             watched[id] = nil
+            session.feed = nil
         }
     }
 

@@ -146,10 +146,11 @@ extension PagerEngine {
             throw .pager(error)
         }
         guard outcome.changed else {
-            if outcome.actionRequested != nil, let durable = session.durable {
+            // The request repeats the version subscribers saw last (with a shared store's feed,
+            // its state; otherwise the durable one).
+            if outcome.actionRequested != nil, let seen = session.feed?.pager ?? session.durable {
                 publish(
-                    SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: durable)), to: session
-                )
+                    SessionEvent(kind: .actionRequested, snapshot: SessionSnapshot(id: id, pager: seen)), to: session)
             }
             return CommandResult(id: id, outcome: outcome, commit: nil, tabForms: session.tabForms)
         }

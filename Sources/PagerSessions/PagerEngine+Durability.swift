@@ -43,25 +43,21 @@ extension PagerEngine {
         session.inFlight -= 1
         if let error, error.conflict { return refresh(session, to: error.current) }
         guard error == nil else { return rollBack(session) }
-        // Only a newer version is shown and published: a shared store's notifications may have
-        // brought later versions from elsewhere first.
-        guard (session.durable?.version ?? 0) < pager.version else { return }
-        session.durable = pager
-        if let event { publish(event, to: session) }
+        // A shared store's notifications may have brought later versions from elsewhere first:
+        // only a newer version is shown, and the event is published in its version's turn.
+        if (session.durable?.version ?? 0) < pager.version { session.durable = pager }
+        if let event { deliver(.event(event), version: pager.version, to: session) }
     }
 
     /// After a change lost to another process's: the session takes the stored state (`current`;
-    /// nil when the session is gone elsewhere), announced to its subscribers when it is newer
-    /// than what they saw.
+    /// nil when the session is gone elsewhere). Its subscribers are told of the versions up to it
+    /// by their notifications, one by one (see ``deliver(_:version:to:)``).
     func refresh(_ session: Session, to current: Pager?) {
         guard let current else {
             remove(session.id)
             return
         }
-        if current.version > (session.durable?.version ?? 0) {
-            session.durable = current
-            publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: current)), to: session)
-        }
+        if current.version > (session.durable?.version ?? 0) { session.durable = current }
         rollBack(session)
     }
 

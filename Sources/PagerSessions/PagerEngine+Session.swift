@@ -38,6 +38,9 @@ extension PagerEngine {
         var subscribers: [Int: Subscriber] = [:]
         /// How many of `subscribers` each client address holds.
         var subscribersByAddress: [String: Int] = [:]
+        /// With a shared store and subscribers: what they saw last and what waits for its turn
+        /// (see ``PagerEngine/deliver(_:version:to:)``); nil otherwise.
+        var feed: Feed?
         /// Neighbours in `idleOrder`. Unowned: the table holds every session strongly (two strong
         /// links would make every linked pair a cycle), and a session leaves the list before it
         /// leaves the table.

@@ -11,7 +11,8 @@ extension PagerEngine {
     public func adopt(_ stored: StoredSession) {
         let now = clock.now()
         if let session = sessions[stored.id] {
-            return absorb(session, stored.pager, kind: .state, cause: .request)
+            absorb(session, stored.pager)
+            return deliverLoaded(stored.pager, to: session)
         }
         let session = Session(
             id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
@@ -23,28 +24,30 @@ extension PagerEngine {
     }
 
     /// A change another process made to a shared session, as its notification tells it. A
-    /// session this engine does not hold, or holds at that version or later, is left alone; one
-    /// it holds takes the newer state and its subscribers get the event (a deleted one goes,
-    /// with `deleted`). Answers true when the change could not be followed from what the
+    /// session this engine does not hold is left alone. One it holds takes the newer state (a
+    /// deleted one goes, with `deleted`), and its subscribers get the change's event in its
+    /// version's turn. Answers true when the change could not be followed from what the
     /// notification carried (only a position, and the engine holds another version than the one
     /// before it; or nothing at all), so the session should be loaded.
     public func absorb(_ change: RemoteChange) -> Bool {
         guard let session = sessions[change.id], let durable = session.durable else { return false }
         let announcement = change.announcement
-        switch change.state {
-        case .deleted:
+        if case .deleted = change.state {
             remove(change.id, cause: announcement.cause)
             return false
+        }
+        deliver(.remote(change), version: change.version, to: session)
+        switch change.state {
         case _ where change.version <= durable.version:
             return false
         case .whole(let pager):
-            absorb(session, pager, kind: announcement.kind, cause: announcement.cause)
+            absorb(session, pager)
             return false
         case .position(let lay):
             guard durable.version == change.version - 1, let pager = lay(durable) else { return true }
-            absorb(session, pager, kind: announcement.kind, cause: announcement.cause)
+            absorb(session, pager)
             return false
-        case .unknown:
+        case .unknown, .deleted:
             return true
         }
     }
@@ -68,15 +71,14 @@ extension PagerEngine {
         return dropped.count
     }
 
-    func absorb(_ session: Session, _ pager: Pager, kind: SessionEventKind, cause: EventCause) {
+    /// Makes `pager`, newer state of a shared session, the one reads see and commands apply to.
+    /// Its subscribers hear of it through ``deliver(_:version:to:)``.
+    func absorb(_ session: Session, _ pager: Pager) {
         guard pager.version > (session.durable?.version ?? 0) else { return }
         session.durable = pager
         // A change of this engine's in flight will lose (its version is taken); until it is
         // settled, commands go on from the head it made, and then from this state.
         if session.inFlight == 0 || pager.version >= session.pager.version { replaceHead(of: session, with: pager) }
-        publish(
-            SessionEvent(kind: kind, snapshot: SessionSnapshot(id: session.id, pager: pager), cause: cause), to: session
-        )
     }
 
 }

@@ -48,6 +48,9 @@ public actor PagerEngine {
     nonisolated let wake: TimerWake?
     /// Whether `wake` knows this engine yet (it is told at the first timer).
     var registered = false
+    /// Loads a session from a shared store (off the engine) and hands it to ``adopt(_:)``; set
+    /// by ``PagerEngines``. A watched session's feed asks for it when it cannot follow a change.
+    var loadShared: (@Sendable (SessionID) -> Void)?
     let makeID: @Sendable () -> SessionID
     @usableFromInline let executor = EngineExecutor()
     var sessions: [SessionID: Session] = [:]
@@ -123,4 +126,7 @@ public actor PagerEngine {
 
     /// Live event subscribers of every engine sharing these accounts.
     public nonisolated var subscriberTotal: Int { accounts.subscriberCount }
+
+    /// Sets what loads a session from a shared store for this engine.
+    func setLoader(_ load: @escaping @Sendable (SessionID) -> Void) { loadShared = load }
 }

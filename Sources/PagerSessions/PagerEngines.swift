@@ -37,6 +37,12 @@ public final class PagerEngines: Sendable {
                 limits: limits, clock: clock, accounts: accounts, store: store, wake: wake, wallOrigin: wallOrigin,
                 makeID: makeID)
         }
+        guard store?.isShared == true else { return }
+        for shard in shards {
+            shard.withLock { engine in
+                engine.setLoader { [weak self] id in Task { _ = try? await self?.load(id) } }
+            }
+        }
     }
 
     /// What ``restore()`` found.
@@ -158,7 +164,11 @@ public final class PagerEngines: Sendable {
     /// other copies are dropped, a batch per turn on each shard, to be loaded again when asked for.
     public func resynchronize() {
         for shard in shards {
-            for id in shard.withLock({ $0.watchedSessions }) { Task { _ = try? await self.load(id) } }
+            let watched = shard.withLock { engine in
+                engine.expectResynchronization()
+                return engine.watchedSessions
+            }
+            for id in watched { Task { _ = try? await self.load(id) } }
             while shard.withLock({ $0.dropUnwatchedCopies() }) > 0 {}
         }
     }

@@ -25,6 +25,11 @@ public protocol SessionStore: Sendable {
     /// Counts since start, for `/metrics`.
     var statistics: StoreStatistics { get }
 
+    /// Whether the store takes changes now; false while it refuses them (after a failed commit,
+    /// while its disk is short of room, its file damaged or its server unreachable). Cheap
+    /// enough to be polled (`/readyz`).
+    var isAcceptingChanges: Bool { get }
+
     /// Whether other processes change the same sessions (a shared database). The engine's
     /// sessions are then copies: a session it does not hold is loaded (``load(_:completion:)``),
     /// a change made on a stale copy fails with ``StoreError/conflict`` and the newer state, and
@@ -48,6 +53,9 @@ extension SessionStore {
 
     /// A store of one process's own sessions.
     public var isShared: Bool { false }
+
+    /// A store that never refuses changes.
+    public var isAcceptingChanges: Bool { true }
 
     /// Such a store holds nothing the engine does not: every session was restored at start.
     public func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void) {
@@ -105,14 +113,21 @@ public struct StoreStatistics: Sendable, Equatable {
     public var commits = 0
     /// Changes they carried.
     public var changes = 0
-    /// Transactions that failed (each failing its changes and those queued behind them).
+    /// Transactions that failed or were refused for want of disk space (each failing its changes
+    /// and those queued behind them).
     public var failedCommits = 0
+    /// Folds of a journal into the store's table (SQLite).
+    public var folds = 0
+    /// Folds that failed (each retried later, after a growing pause).
+    public var failedFolds = 0
 
     /// Creates counts.
-    public init(commits: Int = 0, changes: Int = 0, failedCommits: Int = 0) {
+    public init(commits: Int = 0, changes: Int = 0, failedCommits: Int = 0, folds: Int = 0, failedFolds: Int = 0) {
         self.commits = commits
         self.changes = changes
         self.failedCommits = failedCommits
+        self.folds = folds
+        self.failedFolds = failedFolds
     }
 }
 

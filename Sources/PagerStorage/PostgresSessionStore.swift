@@ -1,6 +1,7 @@
 import Foundation
 import PagerModel
 public import PagerSessions
+import Synchronization
 
 /// Sessions in a PostgreSQL database that several pagerd processes share, one row each, written by
 /// one thread of its own with group commit: everything queued goes to the server as one
@@ -22,8 +23,8 @@ public import PagerSessions
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     // @unchecked: the queue guards its own state; `listenerEnded` is set before the listener thread
-    // starts and only read after; the connection belongs to the writer
-    // thread once recovery is done.
+    // starts and only read after; `listenerConnected` is atomic; the connection belongs to the
+    // writer thread once recovery is done.
 
     /// How the store is set up.
     public struct Options: Sendable {
@@ -90,8 +91,17 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     private let queue = WriterQueue<Work>()
     /// Signalled when the listener thread ends; nil until it starts.
     private var listenerEnded: DispatchSemaphore?
+    /// Whether the listener holds a connection (or has not been started): set by the listener
+    /// thread, read by anyone.
+    private let listenerConnected = Atomic<Bool>(true)
 
     public var statistics: StoreStatistics { queue.statistics }
+
+    /// False while changes are refused after a failed commit, or while the listening connection
+    /// is lost (the server is unreachable, or the notifications are): until it is made again.
+    public var isAcceptingChanges: Bool {
+        listenerConnected.load(ordering: .relaxed) && queue.isAcceptingChanges
+    }
 
     /// Connects, and creates or migrates the schema. The writer thread starts at once and waits
     /// for the first submission; the listener starts with ``listen(onChange:onResynchronize:)``.
@@ -546,6 +556,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     let made = try PostgresConnection(url: options.url, password: options.password)
                     try made.execute("LISTEN \(Self.channel)")
                     listening = made
+                    listenerConnected.store(true, ordering: .relaxed)
                     if lost {
                         options.warn("\(place): listening again; sessions watched here are brought up to date")
                         onResynchronize()
@@ -558,6 +569,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                 if !lost || listening != nil { options.log("\(place): listening for changes failed: \(error)") }
                 listening = nil
                 lost = true
+                listenerConnected.store(false, ordering: .relaxed)
                 Thread.sleep(forTimeInterval: options.retryDelay)
             }
         }

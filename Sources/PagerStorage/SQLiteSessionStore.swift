@@ -9,18 +9,29 @@ public import PagerSessions
 /// ``WriterQueue``. The writer thread takes everything queued, encodes it, appends it to the journal
 /// in one transaction, commits (synced per ``Synchronous``), and then reports each change, in
 /// order, by calling its completion; changes that arrive meanwhile wait for the next
-/// transaction, so one sync covers every change that was waiting. Every
-/// ``Options/checkpointRecords`` records, the writer folds the journal into one row per session
-/// (the `sessions` table) and empties it. The connection is used by one thread at a time:
-/// ``recover()`` runs before the first submission, and everything after on the writer thread.
+/// transaction, so one sync covers every change that was waiting. A saved state is journaled as
+/// its whole document when the session is small, else as the parts of its document that changed
+/// since the state last stored (``StoredParts``), so a change costs about its own size. Once the journal holds ``Options/checkpointRecords``
+/// records or ``Options/checkpointBytes`` bytes, the writer folds it into the tables (`sessions`,
+/// one row per session, and `parts`) and empties it; once the file holds more than half as many
+/// free pages as used ones, it gives the free pages back to the file system. The connection is
+/// used by one thread at a time: ``recover()`` runs before the first submission, and everything
+/// after on the writer thread. No other thread or lock: the queue's lock also guards the
+/// refusals below, which `submit` and ``isAcceptingChanges`` read (measuring the room again,
+/// on the caller's thread, when it is short and the last measure is old enough).
 ///
 /// When a transaction fails (a full or failing disk), the writer fails it and everything queued
-/// behind it, refuses submissions until those failures are reported and ``Options/retryDelay``
-/// has passed, and then tries again with the next submission: pagerd recovers by itself when the
-/// disk does.
+/// behind it, refuses submissions until those failures are reported (deletions are then taken
+/// again) and ``Options/retryDelay`` has passed, and then tries again with the next submission:
+/// pagerd recovers by itself when the disk does. The store keeps ``Options/reserveBytes`` of
+/// disk free: a change that would leave less is refused, and while less is left only deletions
+/// are taken (each then folded at once, so that their space comes back). A fold that fails is
+/// tried again after a pause that doubles up to ``Options/maxFoldRetryDelay``; if the first
+/// failure shows the file damaged (`quick_check`), every change is refused from then on.
 public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
-    // @unchecked: the queue guards its own state; the database, the statements and `fold`
-    // belong to the writer thread once recovery is done.
+    // @unchecked: the queue guards its own state (and the space measures' times); the database,
+    // the statements and the writer's state below belong to the writer thread once recovery is
+    // done.
 
     /// How far SQLite syncs each commit.
     public enum Synchronous: String, Sendable, CaseIterable {
@@ -36,52 +47,109 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         /// The database file.
         public var path: String
         public var synchronous: Synchronous
-        /// Journal records after which the writer folds them into the table.
+        /// Journal records after which the writer folds them into the tables.
         public var checkpointRecords: Int
+        /// Journal bytes after which the writer folds them into the tables.
+        public var checkpointBytes: Int
         /// How long submissions are refused after a failed commit, in seconds.
         public var retryDelay: Double
-        /// Where the store reports failures it handled (a failed commit or checkpoint).
+        /// The pause after a first failed fold, in seconds; it doubles with each failure after.
+        public var foldRetryDelay: Double
+        /// The longest pause between tries of a failing fold, in seconds.
+        public var maxFoldRetryDelay: Double
+        /// Where the store reports failures it handled (a failed commit or fold).
         public var log: @Sendable (String) -> Void
+        /// Where it reports what an operator should know (an empty file, a shortage of space).
+        public var warn: @Sendable (String) -> Void
+        /// Seconds on a clock that never goes back, for the pauses; by default the system's
+        /// uptime (tests turn their own by hand).
+        public var clock: @Sendable () -> Double
+        /// How many bytes the file and its WAL can still grow by, nil when unknown; by default
+        /// ``DiskRoom/measure(_:)`` of the path (tests give their own).
+        public var room: @Sendable (String) -> Int?
 
         /// Creates options.
         public init(
             path: String, synchronous: Synchronous = .full, checkpointRecords: Int = 10_000,
-            retryDelay: Double = 0.25, log: @escaping @Sendable (String) -> Void = { _ in }
+            checkpointBytes: Int = 4 << 20, retryDelay: Double = 0.25, foldRetryDelay: Double = 1,
+            maxFoldRetryDelay: Double = 60, log: @escaping @Sendable (String) -> Void = { _ in },
+            warn: @escaping @Sendable (String) -> Void = { _ in },
+            clock: (@Sendable () -> Double)? = nil, room: (@Sendable (String) -> Int?)? = nil
         ) {
             self.path = path
             self.synchronous = synchronous
             self.checkpointRecords = checkpointRecords
+            self.checkpointBytes = checkpointBytes
             self.retryDelay = retryDelay
+            self.foldRetryDelay = foldRetryDelay
+            self.maxFoldRetryDelay = maxFoldRetryDelay
             self.log = log
+            self.warn = warn
+            self.clock = clock ?? { ProcessInfo.processInfo.systemUptime }
+            self.room = room ?? { DiskRoom.measure($0) }
         }
+
+        /// The disk space the store keeps free for deletions and folds: twice a fold's journal,
+        /// plus 4 MiB for the WAL.
+        public var reserveBytes: Int { 2 * checkpointBytes + (4 << 20) }
     }
 
     /// Identifies pagerd's files (`PRAGMA application_id`): "PGRD".
     static let applicationID = 0x5047_5244
-    /// The schema written; a file with a newer one is refused.
-    static let schemaVersion = 1
+    /// The schema written; a file with a newer one is refused, an older one migrated. 1: whole
+    /// documents; 2: documents in parts (``StoredParts``), and incremental vacuum.
+    static let schemaVersion = 2
+    /// The largest the WAL is left after a checkpoint (`PRAGMA journal_size_limit`).
+    static let walSizeLimit = 4 << 20
+    /// Pages given back to the file system per step after a fold, each step checkpointed, so
+    /// that the WAL never needs more than this much room for it.
+    static let vacuumStep = 256
+    /// How often, at most, the room left is measured again while the store is short of it.
+    static let shortageMeasureInterval = 0.1
 
-    private let options: Options
-    private let database: SQLiteDatabase
+    let options: Options
+    let database: SQLiteDatabase
     private let lock: FileLock
-    private let insertRecord: SQLiteDatabase.Statement
+    let insertRecord: SQLiteDatabase.Statement
+    /// Whether the file gives freed pages back (`auto_vacuum` incremental).
+    let vacuums: Bool
 
-    private struct Pending {
+    struct Pending {
         var change: SessionChange
         var completion: (@Sendable (StoreError?) -> Void)?
     }
 
-    private let queue = WriterQueue<Pending>()
+    let queue = WriterQueue<Pending>()
+    /// How often, at most, the writer measures the room left while there is plenty of it; in
+    /// between it counts what it wrote.
+    static let roomMeasureInterval = 1.0
 
-    // The writer thread's.
-    private var fold = SessionFold()
-    private var journalRecords = 0
+    // The writer thread's (and the starting thread's, before the first submission).
+    /// What the journal holds, folded.
+    var fold = SessionFold()
+    var journalRecords = 0
+    var journalBytes = 0
+    /// The state last committed of each session kept in parts (larger than
+    /// ``StoredParts/wholeLimit``), to journal only the parts a new state changes; smaller
+    /// sessions are written whole. The values share their storage with the engine's, so holding
+    /// them costs little.
+    var held: [String: Pager] = [:]
+    /// Folds failed in a row, and when the next may be tried (``Options/clock``).
+    var foldFailures = 0
+    var nextFoldAttempt = -Double.infinity
+    /// Set when a fold failed and `quick_check` found the file damaged: nothing is written again.
+    var damaged = false
+    /// The room last measured, when (``Options/clock``), and the bytes committed since (counted
+    /// twice: journal, then fold).
+    var measuredRoom: Int?
+    var roomMeasuredAt = -Double.infinity
+    var writtenSinceMeasure = 0
 
     public var statistics: StoreStatistics { queue.statistics }
 
     /// Opens the store at `options.path`: takes its lock, checks that the file is pagerd's (or
-    /// new), and creates the schema if needed. The writer thread starts with the first
-    /// submission's arrival after ``recover()``.
+    /// new) and undamaged, creates or migrates the schema, and measures the room left. The writer
+    /// thread starts with the first submission's arrival after ``recover()``.
     public init(options: Options) throws(StoreOpenError) {
         self.options = options
         let path = options.path
@@ -98,13 +166,16 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         // again under the lock, in case another process wrote the file meanwhile.
         try Self.checkHeader(path)
         lock = try FileLock(path: path + ".lock")
-        try Self.checkHeader(path)
+        if try Self.checkHeader(path) == .empty {
+            options.warn(
+                "\(path) is an empty file (0 bytes): pagerd takes it as a new database and starts with no sessions")
+        }
         do {
             database = try SQLiteDatabase(path: path)
-            try Self.prepareSchema(database, path: path)
-            try database.execute("PRAGMA synchronous=\(options.synchronous.rawValue.uppercased())")
+            vacuums = try Self.prepareSchema(database, options: options)
             insertRecord = try database.prepare(
-                "INSERT INTO journal(id, kind, version, document, position, last_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                "INSERT INTO journal(id, kind, version, part, body, position, last_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+            )
             try readJournal()
         } catch let error as StoreOpenError {
             throw error
@@ -113,254 +184,191 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         } catch {
             throw StoreOpenError(.unusable, "\(path): \(error)")
         }
+        measureRoom()
         // The thread holds the store until `close()` ends it.
         let thread = Thread { self.writeLoop() }
         thread.name = "pagerd-sqlite"
         thread.start()
     }
 
-    /// A file that exists and is not empty must begin as every SQLite database does; anything
-    /// else is refused before SQLite could treat it as a database to overwrite.
-    private static func checkHeader(_ path: String) throws(StoreOpenError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard !header.isEmpty else { return }
-        guard header == Data("SQLite format 3\0".utf8) else {
-            throw StoreOpenError(.corrupt, "\(path) is not a SQLite database; pagerd will not touch it")
-        }
-    }
-
-    private static func prepareSchema(_ database: SQLiteDatabase, path: String) throws {
-        let tables = try database.integer("SELECT count(*) FROM sqlite_master") ?? 0
-        let application = try database.integer("PRAGMA application_id") ?? 0
-        let schema = try database.integer("PRAGMA user_version") ?? 0
-        if tables > 0 {
-            guard application == applicationID else {
-                throw StoreOpenError(
-                    .corrupt, "\(path) is a SQLite database of another application; pagerd will not touch it")
-            }
-            guard schema <= schemaVersion else {
-                throw StoreOpenError(
-                    .corrupt, "\(path) has schema \(schema), newer than this pagerd's (\(schemaVersion))")
-            }
-        }
-        try database.execute("PRAGMA journal_mode=WAL")
-        guard tables == 0 else { return }
-        try database.execute(
-            """
-            BEGIN;
-            CREATE TABLE sessions(
-                id TEXT PRIMARY KEY, version INTEGER NOT NULL, document BLOB NOT NULL, position BLOB NOT NULL,
-                last_used REAL NOT NULL);
-            CREATE TABLE journal(
-                seq INTEGER PRIMARY KEY, id TEXT NOT NULL, kind INTEGER NOT NULL, version INTEGER NOT NULL,
-                document BLOB, position BLOB, last_used REAL NOT NULL);
-            PRAGMA application_id=\(applicationID);
-            PRAGMA user_version=\(schemaVersion);
-            COMMIT;
-            """)
-    }
-
-    /// Folds the journal left by the last run (records not yet in the table) into `fold`, so
-    /// that recovery reads them and the first checkpoint writes them to the table.
+    /// Folds the journal left by the last run (records not yet in the tables) into `fold`, so
+    /// that recovery reads them and the first checkpoint writes them to the tables.
     private func readJournal() throws {
         let records = try database.prepare(
-            "SELECT kind, id, version, document, position, last_used FROM journal ORDER BY seq")
+            "SELECT kind, id, version, part, body, position, last_used FROM journal ORDER BY seq")
         while try records.step() {
-            guard let kind = SessionFold.Kind(rawValue: records.int(0)) else {
+            guard let kind = JournalRecord.Kind(rawValue: records.int(0)) else {
                 throw StoreOpenError(
                     .corrupt, "\(options.path): a journal record has the unknown kind \(records.int(0))")
             }
-            fold.apply(
-                kind, id: records.string(1), version: records.int(2), document: records.bytes(3),
-                position: records.bytes(4), lastUsed: records.double(5))
+            let record = JournalRecord(
+                kind: kind, id: records.string(1), version: records.int(2),
+                part: records.isNull(3) ? nil : records.string(3), body: records.bytes(4),
+                position: records.bytes(5), lastUsed: records.double(6))
+            fold.apply(record)
             journalRecords += 1
+            journalBytes += record.bytes
         }
     }
 
     // MARK: - SessionStore
 
     public func recover() throws(StoreError) -> [StoredSession] {
-        var recovered = SessionFold()
+        var sessions: [StoredSession] = []
         do {
-            let rows = try database.prepare("SELECT id, version, document, position, last_used FROM sessions")
+            let count = (try database.integer("SELECT count(*) FROM sessions") ?? 0) + fold.entries.count
+            sessions.reserveCapacity(count)
+            // Each session's row with its parts, one session after another, so that each is
+            // rebuilt, and its bytes dropped, before the next one's are read.
+            let rows = try database.prepare(
+                """
+                SELECT s.id, s.version, s.position, s.last_used, p.key, p.body
+                FROM sessions s LEFT JOIN parts p ON p.session = s.id ORDER BY s.id
+                """)
+            var current: TableSession?
+            var overlaid = Set<String>()
             while try rows.step() {
-                recovered.seed(
-                    rows.string(0), document: rows.bytes(2) ?? [], position: rows.bytes(3) ?? [],
-                    version: rows.int(1), lastUsed: rows.double(4))
+                let id = rows.string(0)
+                if current?.id != id {
+                    if let finished = current, let session = try restore(finished.id, table: finished) {
+                        sessions.append(session)
+                    }
+                    if fold.entries[id] != nil { overlaid.insert(id) }
+                    current = TableSession(
+                        id: id, version: rows.int(1), position: rows.bytes(2) ?? [], lastUsed: rows.double(3))
+                }
+                if !rows.isNull(4) { current?.parts.append((rows.string(4), rows.bytes(5) ?? [])) }
             }
+            if let finished = current, let session = try restore(finished.id, table: finished) {
+                sessions.append(session)
+            }
+            // Sessions made since the last fold are in the journal alone.
+            for id in fold.entries.keys where !overlaid.contains(id) {
+                if let session = try restore(id, table: nil) { sessions.append(session) }
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError("\(options.path) cannot be read: \(error)")
         }
-        for (id, change) in fold.entries { recovered.overlay(change, id: id) }
-        var sessions: [StoredSession] = []
-        sessions.reserveCapacity(recovered.entries.count)
-        for (id, entry) in recovered.entries where !entry.deleted {
-            guard let document = entry.document, let position = entry.position else { continue }
-            let pager: Pager
-            do {
-                pager = try StoredRecord.pager(document: document, position: position, version: entry.version)
-            } catch {
-                throw StoreError("\(options.path): session \(id) is damaged: \(error)")
-            }
-            let sessionID = SessionID(id)
-            guard sessionID.isWellFormed else { throw StoreError("\(options.path): '\(id)' is not a session id") }
-            sessions.append(StoredSession(id: sessionID, pager: pager, lastUsed: entry.lastUsed))
-        }
         return sessions
+    }
+
+    /// A session as the tables hold it.
+    private struct TableSession {
+        var id: String
+        var version: Int
+        var position: [UInt8]
+        var lastUsed: Double
+        var parts: [(key: String, body: [UInt8])] = []
+    }
+
+    /// Session `id` as the tables hold it (`table`) with what the journal changed laid over it;
+    /// nil when it is deleted (or the journal only touched a session the tables lack).
+    private func restore(_ id: String, table: TableSession?) throws(StoreError) -> StoredSession? {
+        let entry = fold.entries[id]
+        if entry?.deleted == true { return nil }
+        let sessionID = SessionID(id)
+        guard sessionID.isWellFormed else { throw StoreError("\(options.path): '\(id)' is not a session id") }
+        let pager: Pager
+        let lastUsed: Double
+        do {
+            if entry == nil, let table, table.parts.count == 1, table.parts[0].key == StoredParts.whole {
+                // Most sessions: kept whole, untouched since the last fold.
+                pager = try StoredRecord.pager(
+                    document: table.parts[0].body, position: table.position, version: table.version)
+                lastUsed = table.lastUsed
+            } else {
+                let fresh = entry?.fresh == true
+                var parts: [String: [UInt8]] = [:]
+                if !fresh, let table { for part in table.parts { parts[part.key] = part.body } }
+                var version = fresh ? 0 : table?.version ?? 0
+                var position = fresh ? nil : table?.position
+                var used = fresh ? 0 : table?.lastUsed ?? 0
+                if let entry {
+                    for (key, body) in entry.parts { parts[key] = body }
+                    if let newer = entry.position {
+                        position = newer
+                        version = entry.version
+                    }
+                    used = max(used, entry.lastUsed)
+                }
+                guard let position else {
+                    if parts.isEmpty { return nil }
+                    throw RecordError("it has no position")
+                }
+                pager = try StoredParts.pager(parts: parts, position: position, version: version)
+                lastUsed = used
+            }
+        } catch {
+            throw StoreError("\(options.path): session \(id) is damaged: \(error)")
+        }
+        if pager.storedBytes > StoredParts.wholeLimit { held[id] = pager }
+        return StoredSession(id: sessionID, pager: pager, lastUsed: lastUsed)
     }
 
     public func submit(
         _ change: SessionChange, announcing _: ChangeAnnouncement?, completion: (@Sendable (StoreError?) -> Void)?
     ) throws(StoreError) {
-        try queue.add(Pending(change: change, completion: completion))
+        let freesSpace: Bool
+        if case .delete = change { freesSpace = true } else { freesSpace = false }
+        let pending = Pending(change: change, completion: completion)
+        do {
+            try queue.add(pending, freesSpace: freesSpace)
+        } catch {
+            // Refused for want of room, measured a while ago: measure again, and try once more.
+            guard !freesSpace, queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval)
+            else { throw error }
+            measureRoom()
+            try queue.add(pending, freesSpace: freesSpace)
+        }
     }
 
-    /// Commits what is queued, folds the journal into the table, stops the writer thread and
-    /// closes the file, releasing its lock. Submissions after it are refused.
+    /// False while the store refuses changes: after a failed commit, while the disk has less
+    /// room than ``Options/reserveBytes`` (measured again at most every 0.1 s), or once the file
+    /// is found damaged.
+    public var isAcceptingChanges: Bool {
+        measureRoomIfShort()
+        return queue.isAcceptingChanges
+    }
+
+    /// Commits what is queued, folds the journal into the tables, copies the WAL into the file
+    /// (which is then whole by itself), stops the writer thread and closes the file, releasing
+    /// its lock. Submissions after it are refused.
     public func close() {
         queue.close()
         database.close()
         lock.release()
     }
 
-    // MARK: - The writer thread
+    // MARK: - Room on the disk
 
-    private func writeLoop() {
-        while let batch = queue.next() {
-            write(batch)
-            if journalRecords >= options.checkpointRecords { checkpoint() }
-        }
-        checkpoint()
-        insertRecord.reset()
-        queue.end()
+    /// While the store is short of space, measures the room again if the last measure is old
+    /// enough; on any thread (the queue's lock orders the measures).
+    func measureRoomIfShort() {
+        guard queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval) else { return }
+        measureRoom()
     }
 
-    /// One transaction for `batch`; then every completion, in order.
-    private func write(_ batch: [Pending]) {
-        var records: [Record] = []
-        records.reserveCapacity(batch.count)
-        for pending in batch { records.append(Record(pending.change)) }
-        do {
-            try database.execute("BEGIN IMMEDIATE")
-            do {
-                for record in records { try insert(record) }
-                try database.execute("COMMIT")
-            } catch {
-                try? database.execute("ROLLBACK")
-                throw error
-            }
-        } catch {
-            fail(batch, error: error)
-            return
-        }
-        for record in records {
-            fold.apply(
-                record.kind, id: record.id, version: record.version, document: record.document,
-                position: record.position, lastUsed: record.lastUsed)
-        }
-        journalRecords += records.count
-        queue.recordCommit(changes: batch.count)
-        for pending in batch { pending.completion?(nil) }
-    }
-
-    private func insert(_ record: Record) throws(SQLiteError) {
-        insertRecord.bind(1, record.id)
-        insertRecord.bind(2, record.kind.rawValue)
-        insertRecord.bind(3, record.version)
-        insertRecord.bind(4, record.document)
-        insertRecord.bind(5, record.position)
-        insertRecord.bind(6, record.lastUsed)
-        try insertRecord.run()
-    }
-
-    /// Fails `batch` and everything queued behind it, then refuses submissions for the retry
-    /// delay: nothing built on a failed change is ever committed.
-    private func fail(_ batch: [Pending], error: any Error) {
-        queue.failAll(
-            batch, reason: "\(options.path): a commit failed: \(error)", pause: options.retryDelay, log: options.log
-        ) { pending, failure in pending.completion?(failure) }
-    }
-
-    /// Folds the journal into the table: one write per session changed since the last
-    /// checkpoint, then an empty journal. On failure the journal is kept and folded later.
-    private func checkpoint() {
-        guard !fold.isEmpty || journalRecords > 0 else { return }
-        do {
-            try database.execute("BEGIN IMMEDIATE")
-            do {
-                try writeFold()
-                try database.execute("DELETE FROM journal")
-                try database.execute("COMMIT")
-            } catch {
-                try? database.execute("ROLLBACK")
-                throw error
-            }
-            fold.removeAll()
-            journalRecords = 0
-        } catch {
-            options.log("\(options.path): a checkpoint failed and will be tried again: \(error)")
-        }
-    }
-
-    private func writeFold() throws {
-        let replace = try database.prepare(
-            "INSERT OR REPLACE INTO sessions(id, version, document, position, last_used) VALUES (?1, ?2, ?3, ?4, ?5)")
-        let move = try database.prepare(
-            "UPDATE sessions SET version = ?2, position = ?3, last_used = max(last_used, ?4) WHERE id = ?1")
-        let touch = try database.prepare("UPDATE sessions SET last_used = max(last_used, ?2) WHERE id = ?1")
-        let delete = try database.prepare("DELETE FROM sessions WHERE id = ?1")
-        for (id, entry) in fold.entries {
-            if entry.deleted {
-                delete.bind(1, id)
-                try delete.run()
-            } else if let document = entry.document, let position = entry.position {
-                replace.bind(1, id)
-                replace.bind(2, entry.version)
-                replace.bind(3, document)
-                replace.bind(4, position)
-                replace.bind(5, entry.lastUsed)
-                try replace.run()
-            } else if let position = entry.position {
-                move.bind(1, id)
-                move.bind(2, entry.version)
-                move.bind(3, position)
-                move.bind(4, entry.lastUsed)
-                try move.run()
+    /// Measures the room left and records whether the store is short of it, logging when that
+    /// changes; answers the room (nil when it cannot be measured, which is not a shortage).
+    @discardableResult
+    func measureRoom() -> Int? {
+        let room = options.room(options.path)
+        let reserve = options.reserveBytes
+        let short = room.map { $0 < reserve } ?? false
+        let reason =
+            short
+            ? "\(options.path): \(room ?? 0) bytes of disk are left, less than the \(reserve) pagerd keeps free; only deletions are taken until there is room"
+            : nil
+        if queue.setShortage(reason, at: options.clock()) {
+            if let reason {
+                options.warn(reason)
             } else {
-                touch.bind(1, id)
-                touch.bind(2, entry.lastUsed)
-                try touch.run()
+                options.warn("\(options.path): \(room ?? 0) bytes of disk are left again; changes are taken")
             }
         }
-    }
-
-    /// A change as the journal stores it, encoded on the writer thread.
-    private struct Record {
-        var kind: SessionFold.Kind
-        var id: String
-        var version = 0
-        var document: [UInt8]?
-        var position: [UInt8]?
-        var lastUsed = 0.0
-
-        init(_ change: SessionChange) {
-            id = change.id.rawValue
-            switch change {
-            case .save(_, let pager, let lastUsed, let positionOnly):
-                kind = positionOnly ? .move : .save
-                version = pager.version
-                document = positionOnly ? nil : StoredRecord.document(of: pager)
-                position = StoredRecord.position(of: pager)
-                self.lastUsed = lastUsed
-            case .delete:
-                kind = .delete
-            case .touch(_, let lastUsed):
-                kind = .touch
-                self.lastUsed = lastUsed
-            }
-        }
+        return room
     }
 }
 

@@ -3,7 +3,8 @@ import PagerModel
 
 /// The stored form of a pager, in two parts so that a move writes only the small one: the
 /// document (pages, catalog, settings) and the position (index and transition); the version is
-/// a column of its own.
+/// a column of its own. PostgreSQL rows keep the document whole; the SQLite file keeps it cut
+/// into ``StoredParts`` (and kept it whole before its schema 2).
 ///
 /// Both are compact JSON arrays whose members are read by position, not the API's documents:
 /// the API may change its wire format, the disk keeps this one (``formatVersion``). Nothing here
@@ -75,42 +76,46 @@ enum StoredRecord {
 
     private static func pages(_ pages: [Page], _ w: inout JSONWriter) {
         w.beginArray()
-        for page in pages {
-            w.beginArray()
-            w.string(page.id)
-            w.string(page.title)
-            if let width = page.tabWidth { w.number(width) } else { w.null() }
-            w.value(.object(page.content))
-            w.beginArray()
-            for screen in page.stack {
-                w.beginArray()
-                w.string(screen.id)
-                if let title = screen.title { w.string(title) } else { w.null() }
-                if let content = screen.content { w.value(.object(content)) } else { w.null() }
-                w.endArray()
-            }
-            w.endArray()
-            // Added after the first records: tab, then the accessibility label and hint.
-            if let tab = page.tab {
-                w.beginArray()
-                if let icon = tab.icon { w.string(icon) } else { w.null() }
-                switch tab.badge {
-                case .text(let text): w.string(text)
-                case .count(let count): w.int(count)
-                case nil: w.null()
-                }
-                w.endArray()
-            } else {
-                w.null()
-            }
-            if let label = page.accessibilityLabel { w.string(label) } else { w.null() }
-            if let hint = page.accessibilityHint { w.string(hint) } else { w.null() }
-            w.endArray()
-        }
+        for item in pages { page(item, includingContent: true, &w) }
         w.endArray()
     }
 
-    private static func settings(_ settings: PagerSettings, _ w: inout JSONWriter) {
+    /// One page as an array: id, title, tab width, the content (unless left out, for a page
+    /// whose content is stored apart), the stack, then the members added later.
+    static func page(_ page: Page, includingContent: Bool, _ w: inout JSONWriter) {
+        w.beginArray()
+        w.string(page.id)
+        w.string(page.title)
+        if let width = page.tabWidth { w.number(width) } else { w.null() }
+        if includingContent { w.value(.object(page.content)) }
+        w.beginArray()
+        for screen in page.stack {
+            w.beginArray()
+            w.string(screen.id)
+            if let title = screen.title { w.string(title) } else { w.null() }
+            if let content = screen.content { w.value(.object(content)) } else { w.null() }
+            w.endArray()
+        }
+        w.endArray()
+        // Added after the first records: tab, then the accessibility label and hint.
+        if let tab = page.tab {
+            w.beginArray()
+            if let icon = tab.icon { w.string(icon) } else { w.null() }
+            switch tab.badge {
+            case .text(let text): w.string(text)
+            case .count(let count): w.int(count)
+            case nil: w.null()
+            }
+            w.endArray()
+        } else {
+            w.null()
+        }
+        if let label = page.accessibilityLabel { w.string(label) } else { w.null() }
+        if let hint = page.accessibilityHint { w.string(hint) } else { w.null() }
+        w.endArray()
+    }
+
+    static func settings(_ settings: PagerSettings, _ w: inout JSONWriter) {
         let bar = settings.tabBar
         w.beginArray()
         w.string(settings.mode.rawValue)
@@ -162,6 +167,19 @@ enum StoredRecord {
         w.string(auto.direction.rawValue)
         w.string(auto.atEnd.rawValue)
         w.string(auto.onInteraction.rawValue)
+        // The layout settings: tab alignment, scroll position, indicator inset, bounded and
+        // selected tab widths, pages per view.
+        w.string(bar.alignment.rawValue)
+        w.string(bar.selectedScrollPosition.rawValue)
+        let inset = bar.indicatorInset
+        w.beginArray()
+        for value in [inset.leading, inset.trailing, inset.firstLeading, inset.lastTrailing] { w.number(value) }
+        w.endArray()
+        if let width = bar.maxTabWidth { w.number(width) } else { w.null() }
+        if let width = bar.selectedTabWidth { w.number(width) } else { w.null() }
+        w.number(settings.pagesPerView)
+        w.number(settings.pageSpacing)
+        w.bool(settings.pagesCentered)
         w.endArray()
     }
 
@@ -185,6 +203,13 @@ enum StoredRecord {
         let pages = try readPages(doc.array())
         let catalog = try readPages(doc.array())
         let settings = try readSettings(doc.array())
+        return try pager(pages: pages, catalog: catalog, settings: settings, position: position, version: version)
+    }
+
+    /// A pager from its read document and its stored position, validated as at creation.
+    static func pager(
+        pages: [Page], catalog: [Page], settings: PagerSettings, position: [UInt8], version: Int
+    ) throws(RecordError) -> Pager {
         let place = try StoredPosition(parsing: position)
         return try valid { () throws(PagerError) in
             try Pager(
@@ -246,35 +271,41 @@ enum StoredRecord {
         var pages: [Page] = []
         while !items.isAtEnd {
             var page = try items.array()
-            let id = try page.string(), title = try page.string()
-            let tabWidth = try page.optional { fields throws(RecordError) in try fields.number() }
-            let content = try page.object()
-            var stack: [Screen] = []
-            var screens = try page.array()
-            while !screens.isAtEnd {
-                var screen = try screens.array()
-                let screenID = try screen.string()
-                let screenTitle = try screen.optional { fields throws(RecordError) in try fields.string() }
-                let screenContent = try screen.optional { fields throws(RecordError) in try fields.object() }
-                stack.append(Screen(id: screenID, title: screenTitle, content: screenContent))
-            }
-            let tab = try page.trailing { fields throws(RecordError) -> TabDecoration in
-                var inner = try fields.array()
-                let icon = try inner.optional { fields throws(RecordError) in try fields.string() }
-                let badge = try inner.optional { fields throws(RecordError) in try fields.badge() }
-                return TabDecoration(icon: icon, badge: badge)
-            }
-            let label = try page.trailing { fields throws(RecordError) in try fields.string() }
-            let hint = try page.trailing { fields throws(RecordError) in try fields.string() }
-            pages.append(
-                Page(
-                    id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab,
-                    accessibilityLabel: label, accessibilityHint: hint))
+            pages.append(try readPage(&page, content: nil))
         }
         return pages
     }
 
-    private static func readSettings(_ fields: Fields) throws(RecordError) -> PagerSettings {
+    /// A page written by ``page(_:includingContent:_:)``; `content` is the page's content when
+    /// it was left out of the array, nil when the array holds it.
+    static func readPage(_ page: inout Fields, content given: JSONObject?) throws(RecordError) -> Page {
+        let id = try page.string(), title = try page.string()
+        let tabWidth = try page.optional { fields throws(RecordError) in try fields.number() }
+        let content: JSONObject
+        if let given { content = given } else { content = try page.object() }
+        var stack: [Screen] = []
+        var screens = try page.array()
+        while !screens.isAtEnd {
+            var screen = try screens.array()
+            let screenID = try screen.string()
+            let screenTitle = try screen.optional { fields throws(RecordError) in try fields.string() }
+            let screenContent = try screen.optional { fields throws(RecordError) in try fields.object() }
+            stack.append(Screen(id: screenID, title: screenTitle, content: screenContent))
+        }
+        let tab = try page.trailing { fields throws(RecordError) -> TabDecoration in
+            var inner = try fields.array()
+            let icon = try inner.optional { fields throws(RecordError) in try fields.string() }
+            let badge = try inner.optional { fields throws(RecordError) in try fields.badge() }
+            return TabDecoration(icon: icon, badge: badge)
+        }
+        let label = try page.trailing { fields throws(RecordError) in try fields.string() }
+        let hint = try page.trailing { fields throws(RecordError) in try fields.string() }
+        return Page(
+            id: id, title: title, tabWidth: tabWidth, content: content, stack: stack, tab: tab,
+            accessibilityLabel: label, accessibilityHint: hint)
+    }
+
+    static func readSettings(_ fields: Fields) throws(RecordError) -> PagerSettings {
         var fields = fields
         var settings = PagerSettings()
         settings.mode = try fields.enumeration()
@@ -324,6 +355,19 @@ enum StoredRecord {
         settings.autoAdvance.direction = try fields.enumeration()
         settings.autoAdvance.atEnd = try fields.enumeration()
         settings.autoAdvance.onInteraction = try fields.enumeration()
+        guard !fields.isAtEnd else { return settings }
+        settings.tabBar.alignment = try fields.enumeration()
+        settings.tabBar.selectedScrollPosition = try fields.enumeration()
+        var inset = try fields.array()
+        settings.tabBar.indicatorInset.leading = try inset.number()
+        settings.tabBar.indicatorInset.trailing = try inset.number()
+        settings.tabBar.indicatorInset.firstLeading = try inset.number()
+        settings.tabBar.indicatorInset.lastTrailing = try inset.number()
+        settings.tabBar.maxTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
+        settings.tabBar.selectedTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
+        settings.pagesPerView = try fields.number()
+        settings.pageSpacing = try fields.number()
+        settings.pagesCentered = try fields.bool()
         return settings
     }
 

@@ -7,7 +7,10 @@ import PagerSessions
 /// - adding is an append under a lock, never a wait;
 /// - the writer takes everything waiting (up to a limit) in one turn, oldest first;
 /// - after a failure the writer takes back everything still waiting (to fail it too) and work
-///   that must not build on the failure is refused until the writer ends the refusal;
+///   that must not build on the failure is refused until the writer ends the refusal; once the
+///   failures have been reported, work that frees space (a deletion) is taken again at once;
+/// - while the store is short of space, only work that frees space is taken; while its file is
+///   damaged, nothing is;
 /// - closing refuses new work, lets the writer finish what is queued, and waits for it to end.
 ///
 /// It also keeps the store's counts for `/metrics`.
@@ -15,17 +18,28 @@ final class WriterQueue<Work>: @unchecked Sendable {
     // @unchecked: every member is guarded by `condition`.
     private let condition = NSCondition()
     private var items: [Work] = []
-    private var refusal: String?
+    /// Set after a failed commit: why, and whether every failure has been reported.
+    private var failure: (reason: String, reported: Bool)?
+    /// Set while the disk has less room than the store keeps free.
+    private var shortage: String?
+    /// When the shortage was last measured (the store's clock).
+    private var shortageMeasured = -Double.infinity
+    /// Set once the store finds its file damaged; never cleared.
+    private var damage: String?
     private var closing = false
     private var ended = false
     private var counts = StoreStatistics()
 
-    /// Appends `work` unless the store is closed or refusing changes after a failure.
-    func add(_ work: Work) throws(StoreError) {
+    /// Appends `work` unless the store is closed or refuses it: after a failure (until the
+    /// failures are reported, and then only work that does not free space, until the refusal
+    /// ends), while short of space (unless it frees space), or for good once damaged.
+    func add(_ work: Work, freesSpace: Bool = false) throws(StoreError) {
         condition.lock()
         defer { condition.unlock() }
         if closing { throw StoreError("the store is closed") }
-        if let refusal { throw StoreError(refusal) }
+        if let damage { throw StoreError(damage) }
+        if let failure, !(failure.reported && freesSpace) { throw StoreError(failure.reason) }
+        if let shortage, !freesSpace { throw StoreError(shortage) }
         append(work)
     }
 
@@ -37,6 +51,12 @@ final class WriterQueue<Work>: @unchecked Sendable {
             append(work)
             return true
         }
+    }
+
+    /// Whether changes are taken now: the store is open, no failure is being reported or
+    /// waited out, it is not short of space and its file is not damaged.
+    var isAcceptingChanges: Bool {
+        condition.withLock { !closing && failure == nil && shortage == nil && damage == nil }
     }
 
     /// The caller holds the lock.
@@ -65,26 +85,66 @@ final class WriterQueue<Work>: @unchecked Sendable {
     func refuse(_ reason: String) -> [Work] {
         condition.withLock {
             counts.failedCommits += 1
-            refusal = reason
+            failure = (reason, false)
             defer { items.removeAll() }
             return items
         }
     }
 
+    /// Every failure has been reported: work that frees space is taken again.
+    func failuresReported() { condition.withLock { failure?.reported = true } }
+
     /// Accepts changes again.
-    func endRefusal() { condition.withLock { refusal = nil } }
+    func endRefusal() { condition.withLock { failure = nil } }
 
     /// What the writer does after a failed commit, the same in every store: logs `reason`, fails
     /// the batch and everything still waiting (`fail` answers one piece of work), refuses new
-    /// changes for `pause` seconds, then accepts them again.
+    /// changes for `pause` seconds (but not deletions once the failures are reported), then
+    /// accepts them again.
     func failAll(
         _ batch: [Work], reason: String, pause: Double, log: (String) -> Void, fail: (Work, StoreError) -> Void
     ) {
         log(reason)
         let failure = StoreError(reason)
         for work in batch + refuse(reason) { fail(work, failure) }
+        failuresReported()
         Thread.sleep(forTimeInterval: pause)
         endRefusal()
+    }
+
+    // MARK: - Space and damage
+
+    /// Records a measure of the room left, taken at `now`: `reason` while short, nil when not.
+    /// Answers whether that changes what is taken (so that the change is logged once).
+    func setShortage(_ reason: String?, at now: Double) -> Bool {
+        condition.withLock {
+            shortageMeasured = now
+            defer { shortage = reason }
+            return (shortage == nil) != (reason == nil)
+        }
+    }
+
+    /// Whether the store is short of space and its last measure is at least `interval` old; if
+    /// so, the caller measures again (and the next caller waits another `interval`).
+    func shortageMeasureDue(at now: Double, interval: Double) -> Bool {
+        condition.withLock {
+            guard shortage != nil, now - shortageMeasured >= interval else { return false }
+            shortageMeasured = now
+            return true
+        }
+    }
+
+    /// Whether the store is short of space now.
+    var isShortOfSpace: Bool { condition.withLock { shortage != nil } }
+
+    /// Refuses every change from now on, with `reason`.
+    func setDamage(_ reason: String) { condition.withLock { damage = reason } }
+
+    /// Counts a fold of the journal into the table, or a failed one.
+    func recordFold(failed: Bool) {
+        condition.withLock {
+            if failed { counts.failedFolds += 1 } else { counts.folds += 1 }
+        }
     }
 
     /// Counts a committed transaction carrying `changes` changes.

@@ -16,7 +16,10 @@ struct SettingsDocumentTests {
         #expect(reply.headers["ETag"] == "\"1\"")
         #expect(reply.headers["Content-Type"] == "application/json; charset=utf-8")
         #expect(reply["mode"] == "bounded" && reply["preload"] == 1 && reply["swipe"] == "both")
-        #expect(reply["viewport"] == ["width": 390, "height": 844])
+        #expect(
+            reply["viewport"] == [
+                "width": 390, "height": 844, "pagesPerView": 1, "pageSpacing": 0, "centered": false,
+            ])
         #expect(reply["layoutDirection"] == "ltr" && reply["orientation"] == "horizontal")
         #expect(reply["rubberBand"] == ["style": "none", "ratio": 0.85])
         #expect(reply["trailingAction"] == .null && reply["emptyState"] == .null)
@@ -26,8 +29,10 @@ struct SettingsDocumentTests {
                 "indicator": [
                     "style": "linear", "height": 2, "overscroll": "none", "tracking": "continuous",
                     "progressive": false,
+                    "inset": ["leading": 0, "trailing": 0, "firstLeading": 0, "lastTrailing": 0],
                 ],
-                "title": nil,
+                "title": nil, "alignment": "leading", "selectedScrollPosition": "center", "maxTabWidth": nil,
+                "selectedTabWidth": nil,
             ])
         #expect(
             reply["autoAdvance"] == [

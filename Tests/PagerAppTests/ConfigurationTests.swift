@@ -102,6 +102,41 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(
+        "a password in the PostgreSQL URL is refused however it is spelt: percent-encoded, in any case, as sslpassword",
+        arguments: [
+            "postgres://pagerd@db/pagerd?pass%77ord=hunter2",
+            "postgres://pagerd@db/pagerd?%70%61%73%73%77%6F%72%64=hunter2",
+            "postgres://pagerd@db/pagerd?sslmode=require&Pass%57ord=hunter2",
+            "postgres://pagerd@db/pagerd?sslmode=require&sslpassword=hunter2",
+            "postgresql://pagerd%3Ahunter2@db/pagerd",
+            "postgres://pagerd:hunter2@db:5432/pagerd?sslmode=require",
+        ])
+    func encodedPasswords(url: String) {
+        do {
+            _ = try ConfigurationLoader(environment: ["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": url]).load()
+            Issue.record("a URL with a password was accepted: \(url)")
+        } catch {
+            #expect(error.setting == "postgresURL")
+            #expect(error.reason == "must not hold a password; give it in PAGERD_POSTGRES_PASSWORD")
+            #expect(!error.description.contains("hunter2"))
+        }
+    }
+
+    @Test(
+        "URLs without a password are taken as they are, percent-encoding included",
+        arguments: [
+            "postgres://pagerd@db/pagerd?sslmode=require&application_name=pager%20d",
+            "postgres://pager%40d@db.internal:5433/pagerd?passfile=%2Fetc%2Fpgpass",
+            "postgresql://pagerd@[::1]:5432/pagerd?connect_timeout=5&target_session_attrs=read-write%",
+        ])
+    func urlsWithoutPassword(url: String) throws {
+        let configuration = try ConfigurationLoader(
+            environment: ["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": url]
+        ).load()
+        #expect(configuration.postgresURL == url)
+    }
+
     @Test("postgres storage: the URL from any source, the password only from the environment, never in a message")
     func postgres() throws {
         let environment = [

@@ -167,7 +167,8 @@ struct EngineLimitTests {
         #expect(held.count == 5)
     }
 
-    @Test("one address holds at most half of a session's places; others still get the rest, and a leaver frees its place")
+    @Test(
+        "one address holds at most half of a session's places; others still get the rest, and a leaver frees its place")
     func addressShareOfASession() async throws {
         let engine = Self.engine(
             EngineLimits(maxSubscribers: 100, maxSubscribersPerSession: 32, maxSubscribersPerAddress: 100))
@@ -260,18 +261,5 @@ struct EngineLimitTests {
             }
         }
         #expect(refusals > 100)
-    }
-}
-
-/// A small deterministic random number generator, so a failing sequence can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

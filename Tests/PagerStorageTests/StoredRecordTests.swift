@@ -87,6 +87,38 @@ struct StoredRecordTests {
         #expect(old.settings.rubberBand == RubberBand() && old.overscroll == nil && old.settings.mode == .loop)
     }
 
+    @Test("the layout settings round-trip; a record written before them reads with the defaults")
+    func layouts() throws {
+        var settings = PagerSettings()
+        settings.pagesPerView = 1.25
+        settings.pageSpacing = 10
+        settings.pagesCentered = true
+        settings.tabBar.layout = .auto
+        settings.tabBar.alignment = .trailing
+        settings.tabBar.selectedScrollPosition = .leading
+        settings.tabBar.maxTabWidth = 90
+        settings.tabBar.selectedTabWidth = 120
+        settings.tabBar.indicatorInset.leading = 1
+        settings.tabBar.indicatorInset.trailing = 2
+        settings.tabBar.indicatorInset.firstLeading = 3
+        settings.tabBar.indicatorInset.lastTrailing = 4.5
+        let pager = try Pager(pages: [Page(id: "a", title: "A"), Page(id: "b", title: "B")], settings: settings)
+            .applying(.scroll(.progress(0.25))).pager
+        let read = try StoredRecord.pager(
+            document: StoredRecord.document(of: pager), position: StoredRecord.position(of: pager),
+            version: pager.version)
+        #expect(read == pager && read.settings == settings)
+        #expect(read.tabs == pager.tabs && read.pageOffset == pager.pageOffset && read.visible == pager.visible)
+        // Written with the auto-advance settings last, as before the layout settings existed.
+        let before =
+            #"[1,[["a","A",null,{},[],null,null,null]],[],["bounded",390,["scrollable",0,0,48,16,8,"linear",2],1,null,null,844,"ltr","horizontal","both","none",0.85,"none","continuous",false,null,"Tab {position} of {count}","Page {position} of {count}","This is the first page","This is the last page",false,5000,"forward","rewind","pause"]]"#
+        let old = try StoredRecord.pager(document: Array(before.utf8), position: Array("[0,null]".utf8), version: 2)
+        var defaults = PagerSettings()
+        defaults.tabBar.layout = .scrollable
+        #expect(old.settings == defaults)
+        #expect(old.settings.tabBar.maxTabWidth == nil && old.settings.pagesPerView == 1)
+    }
+
     @Test("the auto-advance setting and each timer state round-trip; a damaged timer is refused")
     func autoAdvance() throws {
         var settings = PagerSettings()

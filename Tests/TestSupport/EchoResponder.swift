@@ -16,14 +16,14 @@ public struct EchoResponder: HTTPResponder {
 
     /// Answers now, or later after `delay` when one is set.
     public func respond(to request: Request) -> Reply {
-        guard delay > .zero else { return .now(answer(request)) }
+        guard delay > .zero else { return .now(echo(request)) }
         return .later {
             try? await Task.sleep(for: delay)
-            return answer(request)
+            return echo(request)
         }
     }
 
-    private func answer(_ request: Request) -> Response {
+    private func echo(_ request: Request) -> Response {
         if streams, request.path == "/stream" {
             let stream = HTTPResponseStream()
             let count = Int(request.queryValue("count") ?? "3") ?? 3

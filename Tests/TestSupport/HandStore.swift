@@ -12,9 +12,12 @@ public final class HandStore: SessionStore, Sendable {
     }
 
     private let state = Locked(State())
+    /// Whether it plays a store other processes share (``SessionStore/isShared``).
+    public let isShared: Bool
 
-    /// A store that keeps what is submitted until a test answers it.
-    public init() {}
+    /// A store that keeps what is submitted until a test answers it; `shared` makes it play a
+    /// shared one (loads find nothing).
+    public init(shared: Bool = false) { isShared = shared }
 
     /// The changes waiting for an answer, oldest first.
     public var submitted: [SessionChange] { state.withLock { $0.waiting.map(\.change) } }
@@ -34,6 +37,8 @@ public final class HandStore: SessionStore, Sendable {
 
     /// Refuses submissions from now on (nil accepts them again).
     public func refuse(_ error: StoreError?) { state.withLock { $0.refusal = error } }
+
+    public var isAcceptingChanges: Bool { state.withLock { $0.refusal == nil } }
 
     /// Answers every waiting submission, oldest first, with `error` (nil: durable).
     public func answerAll(_ error: StoreError? = nil) {

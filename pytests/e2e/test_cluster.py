@@ -142,6 +142,93 @@ def test_a_stream_on_one_instance_sees_every_version_applied_on_the_others(clust
     stream.close()
 
 
+class Follower:
+    """Reads a stream on a thread of its own as the events come (a prompt reader: a slow one
+    would be given coalesced updates instead of every version), recording their versions."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.seen = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        self.stream.sock.settimeout(30)
+        try:
+            while True:
+                event = self.stream.next_event()
+                if event is None:
+                    return
+                self.seen.append(event[0])
+        except OSError:
+            return
+
+    def versions_until(self, last, timeout=30):
+        deadline = time.monotonic() + timeout
+        while (not self.seen or self.seen[-1] < last) and time.monotonic() < deadline and self.thread.is_alive():
+            time.sleep(0.02)
+        self.stream.close()
+        return list(self.seen)
+
+
+def test_streams_see_every_version_in_order_while_two_instances_write_concurrently(cluster):
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    streams = {"c": EventReader(c.port, sid), "proxy": EventReader(cluster.proxy.port, sid),
+               "a, which writes too": EventReader(a.port, sid)}
+    for stream in streams.values():
+        assert stream.next_event()[:2] == (1, "state")
+    followers = {name: Follower(stream) for name, stream in streams.items()}
+    failures = []
+
+    def writer(instance):
+        for _ in range(125):
+            status, _, body = post(instance, f"/v1/sessions/{sid}/next")
+            if status != 200:
+                failures.append((status, body))
+
+    threads = [threading.Thread(target=writer, args=(instance,)) for instance in (a, b, a, b)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    for name, follower in followers.items():
+        seen = follower.versions_until(501)
+        assert seen == list(range(2, 502)), f"stream on {name}: {len(seen)} events, missing {sorted(set(range(2, 502)) - set(seen))[:20]}"
+
+
+def test_a_stream_sees_every_version_when_a_writer_is_killed(cluster):
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    stream = EventReader(c.port, sid)
+    assert stream.next_event()[:2] == (1, "state")
+    follower = Follower(stream)
+    stop = threading.Event()
+
+    def writer(instance):
+        while not stop.is_set():
+            try:
+                post(instance, f"/v1/sessions/{sid}/next")
+            except OSError:
+                if instance is b:
+                    return
+
+    threads = [threading.Thread(target=writer, args=(instance,)) for instance in (a, b, b)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.7)
+    b.stop(signal.SIGKILL)
+    time.sleep(0.7)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    final = c.json("GET", f"/v1/sessions/{sid}")[2]["version"]
+    assert final > 10
+    seen = follower.versions_until(final)
+    assert seen == list(range(2, final + 1)), f"{len(seen)} events to {final}, missing {sorted(set(range(2, final + 1)) - set(seen))[:20]}"
+
+
 def test_kill_9_of_an_instance_under_load_loses_no_acknowledged_change(cluster):
     a, b, c = cluster.instances
     sids = [post(cluster.proxy, "/v1/sessions", {"template": "mall"})[2]["id"] for _ in range(6)]

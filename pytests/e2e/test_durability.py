@@ -340,6 +340,11 @@ def collect_events(stream, into):
         pass
 
 
+def assert_not_ready(server):
+    status, headers, problem = server.json("GET", "/readyz")
+    assert (status, headers["retry-after"], problem["code"]) == (503, "1", "not_ready"), problem
+
+
 def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, tmp_path):
     if not hasattr(resource, "prlimit"):
         pytest.skip("resource.prlimit (Linux) is needed to limit the server's file size")
@@ -380,6 +385,7 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
         assert (status, headers["content-type"], headers["retry-after"]) == (
             503, "application/problem+json; charset=utf-8", "1")
         assert (problem["status"], problem["code"]) == (503, "storage_unavailable")
+        assert_not_ready(server)
 
         state = read(server, sid)
         assert_same_state(state, acked)
@@ -427,6 +433,7 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
     assert (body["version"], body["index"]) == (acked["version"] + 1, (acked["index"] + 1) % acked["pageCount"])
     acked = body
     versions.append(acked["version"])
+    assert server.json("GET", "/readyz")[0] == 200
     acked = mutate(server, sid, "pages", {"page": {"id": "after", "title": "After", "content": {"blob": "y" * 8000}}})
     assert (acked["pageCount"], tab_ids(acked)[-1]) == (body["pageCount"] + 1, "after")
     versions.append(acked["version"])
@@ -452,6 +459,244 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
     if created:
         assert read(server, created)["version"] == 1
     assert session_count(server) == (2 if created else 1)
+
+
+# What a change costs the disk; deletions on a full disk ─────────────────────────────────────────
+
+CHECKPOINT = 256 * 1024  # PAGERD_SQLITE_CHECKPOINT_BYTES in these tests
+RESERVE = 2 * CHECKPOINT + 4 * 1024 * 1024  # the disk the store keeps free with it
+
+
+def wide_page(i, fill="x"):
+    return {"id": f"p{i}", "title": f"P{i}", "content": {"blob": fill * 15000}}
+
+
+def wide_session(server, pages=100):
+    """A session of `pages` pages of 15 KB content each (1.5 MB for 100)."""
+    status, _, state = server.json("POST", "/v1/sessions", {"pages": [wide_page(0)]})
+    assert status == 201, state
+    for i in range(1, pages):
+        mutate(server, state["id"], "pages", {"page": wide_page(i)})
+    return state["id"]
+
+
+def file_sizes(path):
+    return [os.path.getsize(p) for p in (path, f"{path}-wal") if os.path.exists(p)]
+
+
+def live_bytes(path):
+    """The bytes of the tables' documents and positions (everything but the journal)."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        parts = db.execute("SELECT coalesce(sum(length(body) + length(key) + length(session)), 0) FROM parts")
+        rows = db.execute("SELECT coalesce(sum(length(position) + length(id) + 16), 0) FROM sessions")
+        total = parts.fetchone()[0] + rows.fetchone()[0]
+    db.close()
+    return total
+
+
+def limit_file_size(pid, limit):
+    """Lowers the soft RLIMIT_FSIZE of process `pid` (the server ignores SIGXFSZ: a write past it
+    fails with EFBIG, as on a full disk); skips the test where that is not possible."""
+    if not hasattr(resource, "prlimit"):
+        pytest.skip("resource.prlimit (Linux) is needed to limit the server's file size")
+    _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+    if hard != resource.RLIM_INFINITY and hard < limit:
+        pytest.skip(f"the hard file-size limit ({hard} bytes) is below {limit}")
+    resource.prlimit(pid, resource.RLIMIT_FSIZE, (limit, hard))
+
+
+def test_a_title_change_costs_about_its_size_and_folds_give_the_space_back(start_pagerd, tmp_path):
+    """300 title PATCHes on a session of 1.5 MB fit in a few MB of file-size limit (schema 1 wrote
+    the whole document for each); after the fold at stop the file is within twice the live data."""
+    path = tmp_path / "pagerd.db"
+    env = sqlite_env(path, PAGERD_SQLITE_CHECKPOINT_BYTES=str(CHECKPOINT))
+    server = start_pagerd(env)
+    sid = wide_session(server)
+    limit_file_size(server.proc.pid, max(file_sizes(path)) + RESERVE + 2 * 1024 * 1024)
+    titles = {}
+    for n in range(300):
+        page, title = f"p{n % 100}", f"title number {n:07d}"  # 20 bytes
+        status, _, body = server.json("PATCH", f"/v1/sessions/{sid}/pages/{page}", {"title": title})
+        assert status == 200, (n, body)
+        titles[page] = title
+    assert server.json("GET", "/readyz")[0] == 200
+    assert server.stop(signal.SIGTERM) == 0
+    live = live_bytes(path)
+    assert live > 1_500_000
+    assert sum(file_sizes(path)) <= 2 * live, (file_sizes(path), live)
+
+    server = start_pagerd(env)
+    _, listed = pages(server, sid)
+    assert [(page["id"], page["title"]) for page in listed] == [(f"p{i}", titles[f"p{i}"]) for i in range(100)]
+    assert all(page["content"] == {"blob": "x" * 15000} for page in listed)
+
+
+def test_a_full_disk_refuses_growth_but_never_a_delete_which_gives_the_space_back(start_pagerd, tmp_path):
+    path = tmp_path / "pagerd.db"
+    env = sqlite_env(path, PAGERD_SQLITE_CHECKPOINT_BYTES=str(CHECKPOINT))
+    server = start_pagerd(env)
+    wide = wide_session(server)
+    small = create(server)["id"]
+    limit = max(file_sizes(path)) + RESERVE + 1024 * 1024
+    limit_file_size(server.proc.pid, limit)
+
+    # Pages of 8 KB until the store refuses: it keeps its reserve, so that is well before the limit.
+    refused = None
+    for i in range(1000):
+        status, _, body = server.json(
+            "POST", f"/v1/sessions/{small}/pages", {"page": {"id": f"big{i}", "title": "Big", "content": {"blob": "z" * 8000}}})
+        if status != 200:
+            refused = (i, status, body)
+            break
+    assert refused is not None, "1,000 pages of 8 KB fit in 1 MiB beyond the reserve"
+    count, status, problem = refused
+    assert count > 10 and (status, problem["code"]) == (503, "storage_unavailable"), refused
+    assert max(file_sizes(path)) < limit - RESERVE // 2
+    assert_not_ready(server)
+    assert read(server, small)["pageCount"] == 3 + count
+    for _ in range(3):
+        status, _, problem = server.json("POST", f"/v1/sessions/{small}/next")
+        assert (status, problem["code"]) == (503, "storage_unavailable")
+    storage = storage_metrics(server)
+    assert storage["pagerd_storage_failed_commits"] >= 1
+
+    # The deletion goes through at once, is folded, and its 1.5 MB go back to the file system.
+    before = os.path.getsize(path)
+    status, _, _ = server.request("DELETE", f"/v1/sessions/{wide}")
+    assert status == 204
+    assert_gone(server, wide)
+    deadline = time.monotonic() + 10
+    while server.json("GET", "/readyz")[0] != 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.json("GET", "/readyz")[0] == 200
+    assert os.path.getsize(path) < before - 1_000_000, (before, os.path.getsize(path))
+    state = mutate(server, small, "pages", {"page": {"id": "after", "title": "After", "content": {"blob": "y" * 8000}}})
+    assert state["pageCount"] == 3 + count + 1
+    assert any("bytes of disk are left, less than" in line for line in server.log)
+    assert any("bytes of disk are left again; changes are taken" in line for line in server.log)
+
+    # A stop folds under the limit, and a restart under it takes changes.
+    assert server.stop(signal.SIGTERM) == 0
+    server = start_pagerd(env)
+    limit_file_size(server.proc.pid, limit)
+    assert mutate(server, small, "next")["version"] == state["version"] + 1
+    assert_gone(server, wide)
+
+
+def test_a_full_file_system_refuses_growth_and_a_delete_gives_room_back(start_pagerd, tmp_path):
+    """The same on a real file system that fills up (a 12 MiB tmpfs): the room is its free space."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root (and a container that allows it)")
+    server = None
+    try:
+        env = sqlite_env(mount / "pagerd.db", PAGERD_SQLITE_CHECKPOINT_BYTES="65536")  # keeps 4.125 MiB free
+        server = start_pagerd(env)
+        wide = wide_session(server)
+        small = create(server)["id"]
+        for i in range(2000):
+            status, _, problem = server.json(
+                "POST", f"/v1/sessions/{small}/pages", {"page": {"id": f"b{i}", "title": "B", "content": {"x": "z" * 8000}}})
+            if status != 200:
+                break
+        assert (status, problem["code"]) == (503, "storage_unavailable")
+        free = os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize
+        assert 2 * 1024 * 1024 < free < 4325376, free
+        assert_not_ready(server)
+        assert server.request("DELETE", f"/v1/sessions/{wide}")[0] == 204
+        deadline = time.monotonic() + 10
+        while server.json("GET", "/readyz")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize > free + 1_000_000
+        assert mutate(server, small, "next")["index"] == 1
+        assert server.stop(signal.SIGTERM) == 0
+    finally:
+        if server is not None:
+            server.stop(signal.SIGKILL)  # a no-op once stopped; the file system must be let go first
+        subprocess.run(["umount", str(mount)], check=True, capture_output=True)
+
+
+# Damaged files and failing folds ──────────────────────────────────────────────────────────────
+
+
+def test_a_damaged_index_is_refused_at_start_naming_the_file_and_left_alone(start_pagerd, tmp_path):
+    path = tmp_path / "pagerd.db"
+    server = start_pagerd(sqlite_env(path))
+    for _ in range(5):
+        create(server)
+    assert server.stop(signal.SIGTERM) == 0
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_sessions_1'").fetchone()
+        (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    with open(path, "r+b") as file:  # the index's root page, overwritten with garbage
+        file.seek((root - 1) * page_size)
+        file.write(b"\xa5" * 512)
+    before = path.read_bytes()
+    refused = run_refused(sqlite_env(path))
+    assert refused.returncode == 2, refused.stderr
+    assert f"{path} is damaged (PRAGMA quick_check: " in refused.stderr, refused.stderr
+    assert "restore a backup" in refused.stderr
+    assert path.read_bytes() == before
+
+
+def test_an_empty_data_file_starts_with_no_sessions_and_a_warning(start_pagerd, tmp_path):
+    path = tmp_path / "pagerd.db"
+    path.write_bytes(b"")
+    server = start_pagerd(sqlite_env(path))
+    sid = create(server)["id"]
+    warning = f"{path} is an empty file (0 bytes): pagerd takes it as a new database and starts with no sessions"
+    assert any(warning in line for line in server.log), server.log
+    assert server.stop(signal.SIGTERM) == 0
+    server = start_pagerd(sqlite_env(path))
+    assert read(server, sid)["version"] == 1
+    assert not any("empty file" in line for line in server.log)
+
+
+FOLD_FAILED = "folding the journal into the tables failed"
+
+
+def test_a_fold_that_keeps_failing_backs_off_is_counted_and_logged_once_per_try(start_pagerd, tmp_path):
+    path = tmp_path / "pagerd.db"
+    server = start_pagerd(sqlite_env(path, PAGERD_SQLITE_CHECKPOINT_BYTES="65536"))
+    sid = create(server)["id"]
+    # Triggers make every fold fail (it writes the sessions table), not the commits (the journal).
+    with sqlite3.connect(path, timeout=10) as db:
+        for event in ("INSERT", "UPDATE"):
+            db.execute(f"CREATE TRIGGER refuse_{event.lower()} BEFORE {event} ON sessions "
+                       "BEGIN SELECT RAISE(ABORT, 'sessions refused by the test'); END")
+    db.close()
+    began = time.monotonic()
+    for i in range(150):  # 1.2 MB through the journal in about 3 s: a fold is due after every commit
+        mutate(server, sid, "pages", {"page": {"id": f"p{i}", "title": "P", "content": {"blob": "f" * 8000}}})
+    elapsed = time.monotonic() - began
+    assert server.json("GET", "/readyz")[0] == 200  # commits go on
+    failed = storage_metrics(server)["pagerd_storage_failed_folds"]
+    # Tries at 0, 1, 3, 7, 15 … s: one more than the doublings that fit.
+    assert 1 <= failed <= 2 + int(elapsed).bit_length(), (failed, elapsed)
+    time.sleep(0.2)
+    logged = [line for line in server.log if FOLD_FAILED in line]
+    assert len(logged) == failed, logged
+    assert "sessions refused by the test" in logged[0] and "next try in 1.0 s" in logged[0]
+
+    with sqlite3.connect(path, timeout=10) as db:
+        db.execute("DROP TRIGGER refuse_insert")
+        db.execute("DROP TRIGGER refuse_update")
+    db.close()
+    deadline = time.monotonic() + 70
+    while storage_metrics(server)["pagerd_storage_folds"] == 0 and time.monotonic() < deadline:
+        mutate(server, sid, "next")  # a fold is tried after a commit, once its pause is over
+        time.sleep(0.2)
+    storage = storage_metrics(server)
+    assert storage["pagerd_storage_folds"] >= 1 and storage["pagerd_storage_failed_folds"] == failed
+    assert any(f"the journal was folded into the tables after {failed} failed tries" in line for line in server.log)
+    state = read(server, sid)
+    assert server.stop(signal.SIGTERM) == 0
+    server = start_pagerd(sqlite_env(path))
+    assert_same_state(read(server, sid), state)
+    assert len(pages(server, sid)[1]) == 153
 
 
 # Kill -9 under load ───────────────────────────────────────────────────────────────────────────

@@ -22,7 +22,7 @@ class EventReader:
         self.buffer = b""
         self.status, self.headers = self._read_head()
         self.chunked_rest = b""
-        self.text = ""
+        self.text = b""  # decoded chunks, as bytes: a chunk may end inside a character
         self.ended = False
 
     def _read_head(self):
@@ -49,13 +49,13 @@ class EventReader:
                 return
             if len(rest) < size + 2:
                 return
-            self.text += rest[:size].decode()
+            self.text += rest[:size]
             self.buffer = rest[size + 2:]
 
     def next_block(self):
         """The next event or comment block (text up to a blank line), or None at the end."""
         self._decode_chunks()
-        while "\n\n" not in self.text:
+        while b"\n\n" not in self.text:
             if self.ended:
                 return None
             chunk = self.sock.recv(65536)
@@ -64,8 +64,8 @@ class EventReader:
                 continue
             self.buffer += chunk
             self._decode_chunks()
-        block, _, self.text = self.text.partition("\n\n")
-        return block
+        block, _, self.text = self.text.partition(b"\n\n")
+        return block.decode()
 
     def next_event(self):
         """The next event as (id, kind, state), skipping retry and comment blocks; None at the end."""

@@ -5,6 +5,7 @@ refused where it must be, and through a restart of PostgreSQL itself.
 database of its own. Outside CI, without that cluster, they are skipped.
 """
 import os
+import shlex
 import signal
 import subprocess
 import threading
@@ -156,3 +157,40 @@ def test_a_restart_of_postgresql_fails_changes_meanwhile_and_then_recovers(start
     # Copies nobody watches were dropped then; the session loads again, as committed.
     assert read(server, sid)["version"] == body["version"]
     assert mutate(server, sid, "next")["version"] == body["version"] + 1
+
+
+def test_readyz_is_503_while_postgresql_is_down_and_200_once_it_is_back(start_pagerd, database):
+    _, env = database
+    server = start_pagerd(env)
+    sid = create(server)["id"]
+    assert server.json("GET", "/readyz")[0] == 200
+    # Started again with the options it was started with (its port among them).
+    words = shlex.split(open(os.path.join(DATA, "postmaster.opts")).read())[1:]
+    options = " ".join(shlex.quote(word) for i, word in enumerate(words)
+                       if word != "-D" and (i == 0 or words[i - 1] != "-D"))
+    as_postgres(f"{BIN}/pg_ctl", "-D", DATA, "-m", "fast", "-w", "stop")
+    try:
+        # The listening connection notices within its half-second poll; it keeps trying meanwhile.
+        deadline = time.monotonic() + 10
+        while server.json("GET", "/readyz")[0] != 503:
+            assert time.monotonic() < deadline, "/readyz stayed 200 with PostgreSQL down"
+            time.sleep(0.05)
+        status, headers, problem = server.json("GET", "/readyz")
+        assert (status, headers["retry-after"], problem["code"]) == (503, "1", "not_ready")
+        status, _, body = server.json("POST", f"/v1/sessions/{sid}/next")
+        assert (status, body["code"]) == (503, "storage_unavailable")
+        time.sleep(1)
+        assert server.json("GET", "/readyz")[0] == 503
+        assert read(server, sid)["version"] == 1  # reads of held sessions go on
+    finally:
+        as_postgres(f"{BIN}/pg_ctl", "-D", DATA, "-l", os.path.join(os.path.dirname(DATA), "server.log"),
+                    "-o", options, "-w", "start")
+    deadline = time.monotonic() + 15
+    while server.json("GET", "/readyz")[0] != 200:
+        assert time.monotonic() < deadline, "/readyz did not come back"
+        time.sleep(0.1)
+    deadline = time.monotonic() + 15
+    while (status := server.json("POST", f"/v1/sessions/{sid}/next")[0]) != 200:
+        assert status == 503 and time.monotonic() < deadline
+        time.sleep(0.3)
+    assert read(server, sid)["version"] == 2
