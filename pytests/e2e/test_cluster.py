@@ -295,7 +295,8 @@ def test_every_instance_accepts_the_same_tokens(tmp_path):
     cluster = Cluster(tmp_path, ENV)
     try:
         a, b, c = cluster.instances
-        status, _, created = post(a, "/v1/sessions", {"template": "media"}, bearer(AUTH_TOKEN))
+        # A loop: every next moves, so every next makes a version.
+        status, _, created = post(a, "/v1/sessions", {"template": "media", "mode": "loop"}, bearer(AUTH_TOKEN))
         assert status == 201
         sid, access = created["id"], created["access"]
         control, watch = access["control"]["token"], access["watch"]["token"]
