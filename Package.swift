@@ -35,6 +35,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // Linux's epoll, for the peer watcher (Glibc's module does not export it).
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -48,7 +50,9 @@ let package = Package(
         .target(name: "Locking"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "Locking", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            dependencies: [
+                "CMicroHTTPD", "CEpoll", "Locking", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
