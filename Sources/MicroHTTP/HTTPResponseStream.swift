@@ -41,6 +41,8 @@ public final class HTTPResponseStream: Sendable {
     }
 
     private let state = Locked(State())
+    /// The most room a drained buffer keeps.
+    static let keptCapacity = 512
 
     /// Creates an open stream with nothing buffered.
     public init() {}
@@ -139,7 +141,9 @@ public final class HTTPResponseStream: Sendable {
                 }
                 state.sent += count
                 if state.sent == state.buffer.count {
-                    state.buffer.removeAll(keepingCapacity: true)
+                    // A stream mostly waits: a drained buffer keeps its room only when small, so
+                    // an audience of thousands of idle streams holds no event-sized buffers.
+                    state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= Self.keptCapacity)
                     state.sent = 0
                 }
                 state.resumeRoomWaiterIfDue()

@@ -84,7 +84,9 @@ struct EventRoutes {
         _ events: AsyncStream<SessionEvent>, to stream: HTTPResponseStream, version: StreamVersion? = nil
     ) async {
         for await event in events {
-            await stream.waitForRoom(atMost: backlogLimit)
+            // Waiting costs a continuation and a cancellation handler: only when the client is
+            // behind (with an audience of thousands, every change reaches every writer).
+            if stream.bufferedByteCount > backlogLimit { await stream.waitForRoom(atMost: backlogLimit) }
             let bytes = event.encoding.bytes {
                 Self.event(
                     kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move,
