@@ -18,7 +18,11 @@ let package = Package(
     name: "pagerd",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "pagerd", targets: ["pagerd"])
+        .executable(name: "pagerd", targets: ["pagerd"]),
+        // For clients: the model (prediction of a scroll's answer included), with no server code.
+        .library(name: "PagerModel", targets: ["PagerModel", "JSON"]),
+        // Prediction from pagerd's JSON documents as the JSON module parses them.
+        .library(name: "PagerDocuments", targets: ["PagerDocuments", "PagerModel", "JSON"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -55,8 +59,10 @@ let package = Package(
             ]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
+        .target(name: "PagerDocuments", dependencies: ["JSON", "PagerModel"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
-        .target(name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "PagerModel", "PagerSessions"]),
+        .target(
+            name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions"]),
         // Access tokens: the keys, verification under pagerd's rules and minting (JWTs through jwt-kit).
         .target(name: "PagerAccess", dependencies: ["JSON", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(
@@ -106,12 +112,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .testTarget(name: "PagerAccessTests", dependencies: ["PagerAccess", "JSON", "TestSupport"]),
+        .testTarget(
+            name: "PredictionTests", dependencies: ["PagerDocuments", "PagerModel", "JSON", "TestSupport"]),
         .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
         .testTarget(
             name: "PagerAppTests",
             dependencies: ["PagerApp", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
-            name: "PagerStorageTests", dependencies: ["PagerStorage", "PagerSessions", "PagerModel", "JSON"]),
+            name: "PagerStorageTests",
+            dependencies: ["Locking", "PagerStorage", "PagerSessions", "PagerModel", "JSON", "TestSupport"]),
     ]
 )
 
@@ -127,7 +136,8 @@ if ProcessInfo.processInfo.environment["PAGERD_BENCHMARKS"] != nil {
         .executableTarget(
             name: "PagerBenchmarks",
             dependencies: [
-                "JSON", "PagerModel", "PagerSessions", "PagerAPI", .product(name: "Benchmark", package: "benchmark"),
+                "JSON", "PagerModel", "PagerDocuments", "PagerSessions", "PagerAPI",
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PagerBenchmarks",
             swiftSettings: swiftSettings,

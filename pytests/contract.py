@@ -1,6 +1,9 @@
 """openapi.json as a checker of real answers: finds the operation a request went to and the
 response its status names, and validates the body against that response's schema (JSON Schema
-2020-12, the document's own dialect), so an answer the document does not describe fails."""
+2020-12, the document's own dialect), so an answer the document does not describe fails. Answers
+are checked closed: an object schema that lists its members admits no other member, so a member
+the server sends and the document does not describe fails too."""
+import copy
 import json
 import re
 
@@ -22,12 +25,38 @@ def pointer(*parts):
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
+def closed(document):
+    """A copy of the document whose object schemas with `properties` and no word on other members
+    admit no other member (`additionalProperties: false`); open objects (a page's content) have no
+    `properties` and stay open."""
+    document = copy.deepcopy(document)
+
+    def close(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+                node["additionalProperties"] = False
+            for key, value in node.items():
+                # Inside `properties` the keys are member names, each naming a schema.
+                if key == "properties" and isinstance(value, dict):
+                    for member in value.values():
+                        close(member)
+                else:
+                    close(value)
+        elif isinstance(node, list):
+            for value in node:
+                close(value)
+
+    close(document["components"])
+    close(document["paths"])
+    return document
+
+
 class Contract:
     """The document, and what has been checked against it (operation id → statuses)."""
 
     def __init__(self, document=None):
         self.document = document or load_document()
-        self.registry = Registry().with_resource(BASE, Resource.from_contents(self.document, DRAFT202012))
+        self.registry = Registry().with_resource(BASE, Resource.from_contents(closed(self.document), DRAFT202012))
         self.routes = []
         for template, item in self.document["paths"].items():
             pattern = "^" + re.sub(r"\\\{[A-Za-z]+\\\}", "[^/]+", re.escape(template)) + "$"

@@ -226,13 +226,33 @@ async function loadTemplates() {
 
 // MARK: Drawing
 
+/**
+ * How pages sit along the track (docs/api.md, «Several pages per viewport»): a page's length
+ * (`size`: the state's viewport.pageSize, or the whole viewport when it reports none) and the
+ * stride from one page to the next (`stride`: the page and the gap).
+ */
+function pageLayout(s) {
+  const extent = s.orientation === "vertical" ? s.viewport.height : s.viewport.width;
+  const size = s.viewport.pageSize ?? extent;
+  return { extent, size, stride: size + (s.viewport.pageSpacing ?? 0) };
+}
+
 // Where page `position` (a logical index, or one a loop period away) sits along the track: the
 // server's page offsets are physical (mirrored right to left, by height when vertical), so the
-// cards are placed the same way and the track moves by the offset as given.
+// cards are placed the same way and the track moves by the offset as given. Right to left, the
+// offsets are mirrored about R, the sum of the first and the last page's rest offsets (a bounded
+// pager that is not centred rests at most where the last page touches the trailing edge), so a
+// card lies at R + extent − size − position·stride: (n − 1 − position)·W with one page per view.
 function placeAt(s, position) {
-  if (s.orientation === "vertical") return position * s.viewport.height;
-  const W = s.viewport.width;
-  return s.layoutDirection === "rtl" ? (s.pageCount - 1 - position) * W : position * W;
+  const { extent, size, stride } = pageLayout(s);
+  if (s.orientation === "vertical" || s.layoutDirection !== "rtl") return position * stride;
+  const n = s.pageCount;
+  const centered = s.viewport.centered ?? false;
+  const lead = centered ? (extent - size) / 2 : 0;
+  const bounded = s.mode === "bounded" || n < 2;
+  const limit = bounded && !centered ? Math.max(0, (n - 1) * stride - (extent - size)) : Infinity;
+  const rest = (j) => Math.min(j * stride - lead, limit);
+  return rest(0) + rest(n - 1) + extent - size - position * stride;
 }
 
 /** Black or white, whichever has the higher contrast on the colour `background` ("#RRGGBB"). */
@@ -385,7 +405,9 @@ let trackKey = "";
  *  technology; its neighbours (and a loop's copies) are drawn for swiping only. */
 function renderPages(s, placed, pageOffset) {
   const vertical = s.orientation === "vertical";
+  const { size } = pageLayout(s);
   $("viewport").hidden = s.empty;
+  $("device").classList.toggle("carousel", s.viewport.pageSize !== undefined);
   const track = $("track");
   track.style.transform = vertical ? `translateY(${-pageOffset}px)` : `translateX(${-pageOffset}px)`;
   const key = [s.id, s.version, ...placed.map(({ page, position }) => `${position}:${page.id}`)].join("|");
@@ -395,12 +417,13 @@ function renderPages(s, placed, pageOffset) {
   for (const { page, position } of placed) {
     const card = document.createElement("div");
     card.className = "page";
+    card.dataset.position = String(position);
     if (vertical) {
       card.style.top = `${placeAt(s, position)}px`;
-      card.style.height = `${s.viewport.height}px`;
+      card.style.height = `${size}px`;
     } else {
       card.style.left = `${placeAt(s, position)}px`;
-      card.style.width = `${s.viewport.width}px`;
+      card.style.width = `${size}px`;
     }
     const content = page.content || {};
     const background = content.color || "#8e8e93";
@@ -584,11 +607,13 @@ function drawSwipe(target, view, progress) {
 function moveDrag(event) {
   if (!drag) return;
   const s = drag.session.state;
-  // Progress is logical (+ toward the next page): dragging against the reading direction, or up.
+  // Progress is logical (+ toward the next page): dragging against the reading direction, or up,
+  // by one stride (a page and the gap after it) per page, so the page follows the finger.
+  const { stride } = pageLayout(s);
   let travel;
-  if (s.orientation === "vertical") travel = (drag.startY - event.clientY) / s.viewport.height;
-  else if (s.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / s.viewport.width;
-  else travel = (drag.startX - event.clientX) / s.viewport.width;
+  if (s.orientation === "vertical") travel = (drag.startY - event.clientY) / stride;
+  else if (s.layoutDirection === "rtl") travel = (event.clientX - drag.startX) / stride;
+  else travel = (drag.startX - event.clientX) / stride;
   // Drawn on the next frame from the prediction; the server hears of it a few times a second.
   drag.swipe.move(Math.max(-1, Math.min(1, travel)));
 }

@@ -4,6 +4,7 @@ import Benchmark
 import Dispatch
 import JSON
 import PagerAPI
+import PagerDocuments
 import PagerModel
 import PagerSessions
 
@@ -89,6 +90,33 @@ let benchmarks: @Sendable () -> Void = {
         let forms = StateDocument.encode(snapshot, tabForms: mark).made
         Benchmark("encoding: state document with tab forms (\(count) pages)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(StateDocument.encode(snapshot, tabForms: forms)) }
+        }
+    }
+
+    // A client's prediction of a scroll's answer (the scroll members), from the state and
+    // settings documents a server sent: per call with the predictor made once for the state (as a
+    // drag draws many frames from one state), made every call from typed values, and from the
+    // parsed JSON documents.
+    for count in [4, 100] {
+        let swiping = try! pager(pages: count).applying(.scroll(.progress(0.2))).pager
+        let state = try! JSONParser.parse(
+            StateDocument.encode(SessionSnapshot(id: "AAAAAAAAAAAAAAAAAAAAAA", pager: swiping)))
+        let settings = JSONValue.object(swiping.settings.document)
+        let predictor = try! ScrollPredictor(state: state, settings: settings)
+        let typedState = try! ScrollState(document: state), typedSettings = try! ScrollSettings(document: settings)
+        Benchmark("prediction: predict one progress, predictor made once (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(try! predictor.predict(.progress(0.37))) }
+        }
+        Benchmark("prediction: predictScroll from typed state and settings (\(count) pages)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try! predictScroll(state: typedState, settings: typedSettings, input: .progress(0.37)))
+            }
+        }
+        Benchmark("prediction: predictScroll from parsed JSON documents (\(count) pages)") { benchmark in
+            let input: JSONValue = ["progress": 0.37]
+            for _ in benchmark.scaledIterations {
+                blackHole(try! predictScroll(state: state, settings: settings, input: input))
+            }
         }
     }
 

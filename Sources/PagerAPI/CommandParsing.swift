@@ -44,15 +44,16 @@ extension SessionRoutes {
         }
     }
 
-    /// `{"phase": "begin", "to": i}` or `{"phase": "end", "completed": b}`.
+    /// `{"phase": "begin", "to": i}`, or `{"phase": "end"}` with exactly one of `"completed": b`
+    /// and `"velocity": v` (pages per second, signed like progress: the server decides).
     static func transitionCommand(_ request: Request) throws(APIError) -> PagerCommand {
-        let reader = try request.reader(allowing: ["phase", "to", "completed"])
+        let reader = try request.reader(allowing: ["phase", "to", "completed", "velocity"])
         return try reader.read { reader throws(PagerError) in
             switch try reader.requiredString("phase") {
             case "begin":
-                guard !reader.has("completed") else {
+                for member in ["completed", "velocity"] where reader.has(member) {
                     throw PagerError(
-                        kind: .invalid, field: "completed", detail: "'completed' belongs to the end phase.")
+                        kind: .invalid, field: member, detail: "'\(member)' belongs to the end phase.")
                 }
                 guard let target = try reader.integer("to") else {
                     throw PagerError(kind: .invalid, field: "to", detail: "'to' is required to begin a transition.")
@@ -62,9 +63,19 @@ extension SessionRoutes {
                 guard !reader.has("to") else {
                     throw PagerError(kind: .invalid, field: "to", detail: "'to' belongs to the begin phase.")
                 }
-                guard let completed = try reader.boolean("completed") else {
+                let completed = try reader.boolean("completed")
+                if let velocity = try reader.number("velocity") {
+                    guard completed == nil else {
+                        throw PagerError(
+                            kind: .invalid, field: "velocity",
+                            detail: "Send 'completed' or 'velocity' to end a transition, not both.")
+                    }
+                    return .release(velocity: velocity)
+                }
+                guard let completed else {
                     throw PagerError(
-                        kind: .invalid, field: "completed", detail: "'completed' is required to end a transition.")
+                        kind: .invalid, field: "completed",
+                        detail: "'completed' (or 'velocity') is required to end a transition.")
                 }
                 return .endTransition(completed: completed)
             case let other:

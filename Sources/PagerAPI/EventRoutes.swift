@@ -89,7 +89,7 @@ struct EventRoutes {
             if stream.bufferedByteCount > backlogLimit { await stream.waitForRoom(atMost: backlogLimit) }
             let bytes = event.encoding.bytes {
                 Self.event(
-                    kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move,
+                    kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move, settle: event.settle,
                     cause: event.cause.rawValue)
             }
             guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
@@ -101,10 +101,10 @@ struct EventRoutes {
     /// One event: `id`, `event` and the state document (with what a tick reported, and with
     /// `cause` except for the first `state` event) as a single `data:` line.
     static func event(
-        kind: String, snapshot: SessionSnapshot, move: MoveReport? = nil, cause: String? = nil
+        kind: String, snapshot: SessionSnapshot, move: MoveReport? = nil, settle: Settle? = nil, cause: String? = nil
     ) -> [UInt8] {
         var bytes = Array("id: \(snapshot.version)\nevent: \(kind)\ndata: ".utf8)
-        bytes += StateDocument.encode(snapshot, move: move, cause: cause)
+        bytes += StateDocument.encode(snapshot, move: move, settle: settle, cause: cause)
         bytes += [0x0A, 0x0A]
         return bytes
     }

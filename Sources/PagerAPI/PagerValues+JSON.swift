@@ -8,7 +8,8 @@ extension PagerDefinition {
     /// The members a definition may have, besides those the caller allows (such as `template`).
     public static let members: Set<String> = [
         "pages", "initialPage", "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState",
-        "layoutDirection", "orientation", "swipe", "rubberBand", "accessibilityText", "autoAdvance",
+        "layoutDirection", "orientation", "swipe", "rubberBand", "accessibilityText", "autoAdvance", "release",
+        "dragTimeout",
     ]
 
     /// Decodes a definition; `pages` is required unless `requirePages` is false.
@@ -94,7 +95,7 @@ extension PagerSettings {
     /// The settings members of a definition or a PATCH body; absent members take the defaults.
     public static let members: Set<String> = [
         "mode", "viewport", "tabBar", "preload", "trailingAction", "emptyState", "layoutDirection", "orientation",
-        "swipe", "rubberBand", "accessibilityText", "autoAdvance",
+        "swipe", "rubberBand", "accessibilityText", "autoAdvance", "release", "dragTimeout",
     ]
 
     /// Decodes the settings members of `object` (other members are the caller's to check).
@@ -132,6 +133,11 @@ extension PagerSettings {
                 autoAdvance.onInteraction = reaction
             }
         }
+        if let release = try reader.object("release") {
+            try release.allowOnly(["flickVelocity"])
+            if let velocity = try release.number("flickVelocity") { self.release.flickVelocity = velocity }
+        }
+        if let timeout = try reader.integer("dragTimeout") { dragTimeout = timeout }
         if let band = try reader.object("rubberBand") {
             try band.allowOnly(["style", "ratio"])
             if let style = try band.choice("style", as: RubberBandStyle.self) { rubberBand.style = style }
@@ -237,6 +243,8 @@ extension PagerSettings {
                 ],
             ],
             "preload": .number(Double(preload)),
+            "release": ["flickVelocity": .number(release.flickVelocity)],
+            "dragTimeout": .number(Double(dragTimeout)),
         ]
         if case .object(var bar) = object["tabBar"] ?? .null {
             if let title = tabBar.title {

@@ -9,11 +9,12 @@ public enum StateDocument {
     /// tick did when `move` is. An event's document also carries its `cause` (the first `state`
     /// event has none).
     public static func encode(
-        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, cause: String? = nil
+        _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, move: MoveReport? = nil, settle: Settle? = nil,
+        cause: String? = nil
     ) -> [UInt8] {
         let pager = snapshot.pager
         return JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
-            write(snapshot, pager, outcome: outcome, move: move, cause: cause, tabForms: nil, &w)
+            write(snapshot, pager, outcome: outcome, move: move, settle: settle, cause: cause, tabForms: nil, &w)
         }
     }
 
@@ -43,7 +44,7 @@ public enum StateDocument {
             made = TabForms(key: key)
         }
         let bytes = JSONWriter.bytes(capacity: 1536 + pager.count * 384) { w in
-            write(snapshot, pager, outcome: outcome, move: nil, cause: nil, tabForms: forms, &w)
+            write(snapshot, pager, outcome: outcome, move: nil, settle: nil, cause: nil, tabForms: forms, &w)
         }
         return (bytes, made)
     }
@@ -64,12 +65,13 @@ public enum StateDocument {
     }
 
     private static func write(
-        _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, cause: String?,
-        tabForms: TabForms?, _ w: inout JSONWriter
+        _ snapshot: SessionSnapshot, _ pager: Pager, outcome: PagerOutcome?, move: MoveReport?, settle: Settle?,
+        cause: String?, tabForms: TabForms?, _ w: inout JSONWriter
     ) {
         w.beginObject()
         w.field("id"); w.string(snapshot.id.rawValue)
         w.field("version"); w.int(pager.version)
+        w.field("settingsVersion"); w.int(pager.settingsVersion)
         w.field("mode"); w.string(pager.settings.mode.rawValue)
         w.field("layoutDirection"); w.string(pager.settings.layoutDirection.rawValue)
         w.field("orientation"); w.string(pager.settings.orientation.rawValue)
@@ -205,6 +207,14 @@ public enum StateDocument {
                 }
                 w.endArray()
             }
+        }
+        if let settle = outcome?.settle ?? settle {
+            w.field("settle")
+            w.beginObject()
+            w.field("completed"); w.bool(settle.completed)
+            w.field("progress"); w.number(settle.progress)
+            w.field("velocity"); w.number(settle.velocity)
+            w.endObject()
         }
         if let cause { w.field("cause"); w.string(cause) }
         w.endObject()

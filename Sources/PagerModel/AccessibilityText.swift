@@ -12,6 +12,10 @@ public struct AccessibilityText: Sendable, Equatable {
     /// The placeholders a text may use.
     public static let placeholders: Set<String> = ["position", "count", "title", "label"]
 
+    /// The most times a text may name `{title}` and `{label}` together: each stands for up to
+    /// ``Page/maxTitleBytes`` bytes, and a tab's value is written for every tab of every document.
+    public static let maxTextPlaceholders = 4
+
     /// Checks every text's length and placeholders; `field` names the setting.
     func validate(field: String) throws(PagerError) {
         for (text, member) in [
@@ -19,10 +23,16 @@ public struct AccessibilityText: Sendable, Equatable {
             (firstPageMessage, "firstPageMessage"), (lastPageMessage, "lastPageMessage"),
         ] {
             try Page.validateTitle(text, field: "\(field).\(member)")
-            for name in Self.names(in: text) where !Self.placeholders.contains(name) {
+            let names = Self.names(in: text)
+            for name in names where !Self.placeholders.contains(name) {
                 throw .invalid(
                     field: "\(field).\(member)",
                     "'{\(name)}' is not a placeholder; use {position}, {count}, {title} or {label}.")
+            }
+            guard names.count(where: { $0 == "title" || $0 == "label" }) <= Self.maxTextPlaceholders else {
+                throw .invalid(
+                    field: "\(field).\(member)",
+                    "A text names {title} and {label} at most \(Self.maxTextPlaceholders) times in all.")
             }
         }
     }

@@ -104,6 +104,8 @@ extension Pager {
     /// its far end rewinds or halts, and no trailing action is ever requested. Nothing happens
     /// unless the timer is due by `now`.
     mutating func tick(now: Int64, report: inout Report) {
+        // An untouched swipe is given up first; no swipe is in flight while the timer runs.
+        if giveUpDrag(now: now, report: &report) { return }
         guard autoAdvanceRuns, let dueAt = timer.dueAt, dueAt <= now, !swipeInFlight, let current = index else {
             return
         }
@@ -240,10 +242,11 @@ extension PagerCommand {
             if report.blocked != nil { return .none }
             return report.scrolledToRest ? .endsInteraction : .interaction
         case .beginTransition: return .interaction
-        case .endTransition, .next, .previous, .select, .insert, .insertFromCatalog, .remove, .update,
+        case .endTransition, .release, .next, .previous, .select, .insert, .insertFromCatalog, .remove, .update,
             .replacePages, .updateSettings:
             return .endsInteraction
-        case .push, .pop, .autoAdvance, .tick: return .none
+        case .tick: return report.timedOut ? .endsInteraction : .none
+        case .push, .pop, .autoAdvance: return .none
         }
     }
 }

@@ -9,7 +9,8 @@ public struct Indicator: Sendable, Equatable {
     /// The height, as configured.
     public var height: Double
     /// The visible pieces, clipped to [0, contentWidth]: the piece inside the bar's unwrapped
-    /// range first, then the piece that wrapped around, if any.
+    /// range first, then the piece that wrapped around, if any; a piece no wider than 1e-9 (a
+    /// rounding sliver) is left out.
     public var segments: [Frame]
     /// The opacity: 1, except while a `fade` indicator crosses between tabs.
     public var alpha: Double = 1
@@ -43,20 +44,34 @@ enum IndicatorGeometry {
         }
     }
 
-    /// The visible pieces of `frame` in a bar of `contentWidth`, wrapping what passes either edge.
+    /// The widest piece of an indicator that is a rounding sliver: every answer leaves out a
+    /// segment no wider than this.
+    static let sliver = 1e-9
+
+    /// Whether a piece `width` wide is shown: wider than a ``sliver``.
+    static func shows(_ width: Double) -> Bool { width > sliver }
+
+    /// The visible pieces of `frame` in a bar of `contentWidth`, wrapping what passes either edge;
+    /// slivers left out.
     static func segments(of frame: Frame, contentWidth: Double) -> [Frame] {
         var pieces: [Frame] = []
         let insideLeft = max(frame.x, 0), insideRight = min(frame.maxX, contentWidth)
-        if insideRight - insideLeft > 0 { pieces.append(Frame(x: insideLeft, width: insideRight - insideLeft)) }
+        if shows(insideRight - insideLeft) { pieces.append(Frame(x: insideLeft, width: insideRight - insideLeft)) }
         if frame.x < 0 {
             let width = min(-frame.x, frame.width)
-            if width > 0 { pieces.append(Frame(x: contentWidth + frame.x, width: width)) }
+            if shows(width) { pieces.append(Frame(x: contentWidth + frame.x, width: width)) }
         }
         if frame.maxX > contentWidth {
             let width = min(frame.maxX - contentWidth, frame.width)
-            if width > 0 { pieces.append(Frame(x: max(frame.x - contentWidth, 0), width: width)) }
+            if shows(width) { pieces.append(Frame(x: max(frame.x - contentWidth, 0), width: width)) }
         }
         return pieces
+    }
+
+    /// `frame` clipped to [0, `contentWidth`], one piece or none (an overscroll never wraps).
+    static func clippedSegment(of frame: Frame, contentWidth: Double) -> [Frame] {
+        let left = max(frame.x, 0), right = min(frame.maxX, contentWidth)
+        return shows(right - left) ? [Frame(x: left, width: right - left)] : []
     }
 
     /// F: `focus` less `leading` and `trailing`. When the two add up to more than its width, it

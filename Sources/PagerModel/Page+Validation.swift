@@ -1,6 +1,13 @@
 extension Page {
-    /// The most characters a title may have.
+    /// The most characters a title (or any other text: a label, a hint, an action's title, an
+    /// accessibility text) may have.
     public static let maxTitleLength = 200
+
+    /// The most UTF-8 bytes a text may have besides its characters: four a character, which every
+    /// ordinary text fits (a character of one code point takes at most four), while one character
+    /// built of thousands of code points (a letter under 32,000 combining accents) does not. It
+    /// keeps every state document within a size its limits give, whatever the text.
+    public static let maxTitleBytes = 4 * maxTitleLength
 
     /// The most characters a page, screen, action or template id may have.
     public static let maxIDLength = 64
@@ -45,8 +52,10 @@ extension Page {
     }
 
     static func validateTitle(_ title: String, field: String) throws(PagerError) {
-        guard title.count <= maxTitleLength else {
-            throw .invalid(field: field, "A title has at most \(maxTitleLength) characters.")
+        // The bytes first: counting the characters of a very long text takes time.
+        guard title.utf8.count <= maxTitleBytes, title.count <= maxTitleLength else {
+            throw .invalid(
+                field: field, "A text has at most \(maxTitleLength) characters and \(maxTitleBytes) bytes of UTF-8.")
         }
     }
 

@@ -15,6 +15,7 @@ extension Pager {
         case .scroll(let input): try next.scroll(input, report: &report)
         case .beginTransition(let target): try next.beginTransition(to: target, report: &report)
         case .endTransition(let completed): next.endTransition(completed: completed, report: &report)
+        case .release(let velocity): try next.release(velocity: velocity, report: &report)
         case .insert(let page, let position, let then):
             try next.insert(page, at: position, then: then, field: "page", limits: limits, report: &report)
         case .insertFromCatalog(let id, let position, let then):
@@ -30,17 +31,20 @@ extension Pager {
         }
         try next.checkBudget(limits, growing: next.storedBytes > storedBytes)
         next.settleTimer(after: command, from: self, now: now, report: &report)
+        next.settleDragDeadline(from: self, now: now)
         switch command {
         case .next, .previous, .select: report.announcement = next.announcement(moved: report.moved, edge: report.edge)
         default: break
         }
         let changed = report.changed || report.timerChanged
         next.version = version + (changed ? 1 : 0)
+        if case .updateSettings = command, report.changed { next.settingsVersion = next.version }
         return PagerOutcome(
             pager: next, moved: report.moved, edge: report.edge, keyframes: report.keyframes,
             direction: report.direction, changed: changed, onlyTimerChanged: !report.changed && report.timerChanged,
             blocked: report.blocked,
-            actionRequested: report.actionRequested, announcement: report.announcement)
+            actionRequested: report.actionRequested, announcement: report.announcement, settle: report.settle,
+            timedOut: report.timedOut)
     }
 
     /// What a command reports besides the new state. Each command says itself whether it changed
@@ -58,5 +62,8 @@ extension Pager {
         var blocked: Direction?
         var actionRequested: PagerAction?
         var announcement: String?
+        var settle: Settle?
+        /// A tick that gave up an untouched swipe (or ended a pause as long past).
+        var timedOut = false
     }
 }

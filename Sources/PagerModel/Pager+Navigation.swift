@@ -4,12 +4,7 @@ extension Pager {
     /// The index one step away in `direction`, wrapping in a loop; nil at a bounded end or with
     /// fewer than two pages.
     public func neighbor(of position: Int, _ direction: Direction) -> Int? {
-        let count = pages.count
-        guard count > 1, pages.indices.contains(position) else { return nil }
-        let step = direction == .forward ? 1 : -1
-        let target = position + step
-        if (0..<count).contains(target) { return target }
-        return settings.mode == .loop ? (target + count) % count : nil
+        ScrollScene.neighbor(of: position, direction, count: pages.count, mode: settings.mode)
     }
 
     /// Whether a move backward is possible from the current page.
@@ -21,11 +16,7 @@ extension Pager {
     /// The edge a move from `position` in `direction` meets (lands on or is stopped at), if any.
     /// A loop of two or more pages has no edges.
     func edge(after position: Int, moving direction: Direction) -> Edge? {
-        guard settings.mode == .bounded || pages.count < 2 else { return nil }
-        switch direction {
-        case .forward: return position == pages.count - 1 ? .end : nil
-        case .reverse: return position == 0 ? .start : nil
-        }
+        ScrollScene.edge(after: position, moving: direction, count: pages.count, mode: settings.mode)
     }
 
     // MARK: - Moves
@@ -115,65 +106,16 @@ extension Pager {
 
     // MARK: - Swipes
 
+    /// A scroll, as ``ScrollScene/scroll(_:)`` applies it (the code a client's prediction runs).
     mutating func scroll(_ input: ScrollInput, report: inout Report) throws(PagerError) {
         let current = try currentIndex()
-        let raw: Double
-        let field: String
-        switch input {
-        case .progress(let p): raw = p; field = "progress"
-        case .offset(let offset): raw = progress(fromOffset: offset, current: current); field = "offset"
-        case .windowOffset(let offset): raw = progress(fromWindowOffset: offset); field = "windowOffset"
-        }
-        // An offset far beyond the viewport can overflow the ratio; it still has a direction.
-        guard !raw.isNaN else { throw .invalid(field: field, "Must be a finite number.") }
-        if raw != 0 {
-            let way: Direction = raw > 0 ? .forward : .reverse
-            guard settings.swipe.allows(way) else {
-                report.blocked = way
-                return
-            }
-        }
-        let p = min(max(raw, -1), 1)
-        if p == 0 {
-            report.scrolledToRest = true
-            if overscroll != nil {
-                overscroll = nil
-                report.changed = true
-            }
-            if let inFlight = transition, inFlight.progress != 0 {
-                transition?.progress = 0
-                report.changed = true
-            }
-            return
-        }
-        let direction: Direction = p > 0 ? .forward : .reverse
-        guard let target = neighbor(of: current, direction) else {
-            let edge = edge(after: current, moving: direction)
-            report.edge = edge
-            guard settings.rubberBand.style != .none, let edge else {
-                cancelTransition(report: &report)
-                return
-            }
-            if transition != nil {
-                transition = nil
-                report.changed = true
-            }
-            let past = Overscroll(edge: edge, progress: abs(p))
-            if past != overscroll {
-                overscroll = past
-                report.changed = true
-            }
-            return
-        }
-        if overscroll != nil {
-            overscroll = nil
-            report.changed = true
-        }
-        let swipe = Transition(from: current, to: target, progress: abs(p), direction: direction)
-        if swipe != transition {
-            transition = swipe
-            report.changed = true
-        }
+        let scrolled = try ScrollScene.scroll(
+            input, settings: settingsBox, count: pages.count, index: current, transition: &transition,
+            overscroll: &overscroll)
+        if scrolled.changed { report.changed = true }
+        report.edge = scrolled.edge
+        report.blocked = scrolled.blocked
+        report.scrolledToRest = scrolled.scrolledToRest
     }
 
     mutating func beginTransition(to target: Int, report: inout Report) throws(PagerError) {

@@ -106,11 +106,7 @@ extension Pager {
     public var pageSize: Double { pageStrip.pageSize }
 
     /// The tab bar's geometry from the frames laid out for the pages.
-    var tabBarLayout: TabBarLayout {
-        TabBarLayout(
-            geometry: geometry, bar: settings.tabBar, viewportWidth: settings.viewportWidth, count: pages.count,
-            mirrored: settings.layoutDirection == .rtl)
-    }
+    var tabBarLayout: TabBarLayout { TabBarLayout(geometry: geometry, settings: settingsBox, count: pages.count) }
 
     /// Every tab's frame (mirrored when right to left), highlight and title style; empty
     /// without a tab bar or pages.
@@ -174,15 +170,11 @@ extension Pager {
     }
 
     private func tab(at position: Int, highlight: TabHighlight, layout: TabBarLayout, strip: TabStrip) -> Tab {
-        let selection = highlight.selection(of: position)
-        let title = settings.tabBar.title
+        let look = layout.look(position, highlight: highlight, strip: strip)
         return Tab(
-            index: position, id: pages[position].id, title: pages[position].title,
-            frame: layout.reportedFrame(position, in: strip), baseWidth: layout.baseWidth(position),
-            selection: selection, selected: position == highlight.selected,
-            color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
-            scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection },
-            decoration: pages[position].tab)
+            index: position, id: pages[position].id, title: pages[position].title, frame: look.frame,
+            baseWidth: look.baseWidth, selection: look.selection, selected: look.selected, color: look.color,
+            scale: look.scale, decoration: pages[position].tab)
     }
 
     /// The tabs' highlight (SPEC §5.8): tab c at rest or in an overscroll; during a transition
@@ -218,14 +210,9 @@ extension Pager {
     /// The indicator and the tab bar's state, computed together (the bar's offset follows the
     /// frame the indicator follows, from before its inset and a progressive fill).
     public var indicatorAndTabBar: (indicator: Indicator?, tabBar: TabBarState) {
-        let layout = settings.tabBar.layout
-        guard layout != .none else { return (nil, TabBarState(layout: .none, contentWidth: 0, offset: 0)) }
-        let bar = tabBarLayout
-        guard let index, geometry.hasTabs else { return (nil, bar.restingBar) }
-        let overscroll = self.overscroll.map { (edge: $0.edge, shift: pageStrip.shift(of: $0)) }
-        let placed = bar.indicatorAndBar(
-            current: index, transition: transition, overscroll: overscroll, strip: bar.strip(highlight))
-        return (placed.indicator, placed.tabBar)
+        ScrollScene.indicatorAndTabBar(
+            settings: settingsBox, geometry: geometry, count: pages.count, index: index, transition: transition,
+            overscroll: overscroll)
     }
 
     /// The keyframes at rest on each of `positions`, as reported.

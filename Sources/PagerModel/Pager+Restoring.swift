@@ -6,11 +6,12 @@ extension Pager {
     public init(
         restoring pages: [Page], index: Int?, transition: Transition?, overscroll: Overscroll? = nil,
         settings: PagerSettings, catalog: [Page], version: Int, timer: AutoAdvanceTimer = .idle,
-        limits: PagerLimits = PagerLimits()
+        settingsVersion: Int = 1, dragDeadline: Int64? = nil, limits: PagerLimits = PagerLimits()
     ) throws(PagerError) {
         try self.init(pages: pages, settings: settings, catalog: catalog, limits: limits.ignoringBudget)
         try restorePosition(
-            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer)
+            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer,
+            settingsVersion: settingsVersion, dragDeadline: dragDeadline)
     }
 
     /// This pager at a stored position: what ``init(restoring:index:transition:overscroll:settings:catalog:version:timer:limits:)``
@@ -18,20 +19,26 @@ extension Pager {
     /// again (they were when this pager was made). For a stored change of position only; the
     /// position is checked as there.
     public func restoring(
-        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer
+        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer,
+        settingsVersion: Int? = nil, dragDeadline: Int64? = nil
     ) throws(PagerError) -> Pager {
         var pager = self
         try pager.restorePosition(
-            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer)
+            index: index, transition: transition, overscroll: overscroll, version: version, timer: timer,
+            settingsVersion: settingsVersion ?? self.settingsVersion, dragDeadline: dragDeadline)
         return pager
     }
 
     /// Sets every value of the position (index, transition, overscroll, version and timer) to a
     /// stored one, refusing one that does not fit the pages and settings.
     private mutating func restorePosition(
-        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer
+        index: Int?, transition: Transition?, overscroll: Overscroll?, version: Int, timer: AutoAdvanceTimer,
+        settingsVersion: Int, dragDeadline: Int64?
     ) throws(PagerError) {
         guard version >= 1 else { throw .invalid(field: "version", "A stored version is at least 1, not \(version).") }
+        guard (1...version).contains(settingsVersion) else {
+            throw .invalid(field: "settingsVersion", "A stored settings version is from 1 to \(version).")
+        }
         if let index {
             guard pages.indices.contains(index) else {
                 throw .indexOutOfRange(
@@ -69,6 +76,8 @@ extension Pager {
             throw .invalid(field: "autoAdvance", "The stored timer does not fit the settings and position.")
         }
         self.timer = timer
+        self.settingsVersion = settingsVersion
+        self.dragDeadline = dragDeadline
     }
 }
 

@@ -28,6 +28,14 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var catalog: [Page]
     /// +1 on every change of state; 1 at creation.
     public internal(set) var version: Int
+    /// The version of the change that last set the settings: the creation, or a settings change.
+    /// A client holding settings of another version reads them again.
+    public internal(set) var settingsVersion = 1
+    /// When a swipe in flight that nobody touches is given up (wall-clock milliseconds): the
+    /// time of the change that set the transition or overscroll plus `dragTimeout`; also set,
+    /// the same way, while an interaction pauses auto-advance with nothing in flight. Nil
+    /// otherwise, and with `dragTimeout` 0.
+    public internal(set) var dragDeadline: Int64?
     /// The session data held, as budgets count it: ``sessionOverheadBytes`` plus every page's
     /// ``Page/storedBytes``. Kept up to date by each command in O(what it changed).
     public internal(set) var storedBytes: Int

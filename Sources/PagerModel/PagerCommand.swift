@@ -104,6 +104,9 @@ public enum PagerCommand: Sendable, Equatable {
     case scroll(ScrollInput)
     case beginTransition(to: Int)
     case endTransition(completed: Bool)
+    /// The end of a swipe decided by the finger's velocity at release, in pages per second,
+    /// signed like progress (``Pager/releaseCompletes(velocity:)``).
+    case release(velocity: Double)
     case insert(Page, at: Int?, then: AfterInsert = .stay)
     case insertFromCatalog(id: String, at: Int?, then: AfterInsert = .stay)
     case remove(pageID: String)

@@ -25,6 +25,23 @@ public struct MoveReport: Sendable, Equatable {
     public var keyframes: [Keyframe]?
 }
 
+/// How a swipe released with a velocity was decided: reported by the answer and the event.
+public struct Settle: Sendable, Equatable {
+    /// Whether the swipe completed (the index moved to its target).
+    public var completed: Bool
+    /// The signed progress at release: + toward the next page (at the end, for an overscroll).
+    public var progress: Double
+    /// The velocity sent, in pages per second.
+    public var velocity: Double
+
+    /// Creates a report.
+    public init(completed: Bool, progress: Double, velocity: Double) {
+        self.completed = completed
+        self.progress = progress
+        self.velocity = velocity
+    }
+}
+
 /// What a command did: the new pager and what the response reports about the move.
 public struct PagerOutcome: Sendable, Equatable {
     /// The pager after the command; its version is one higher when anything changed.
@@ -49,6 +66,11 @@ public struct PagerOutcome: Sendable, Equatable {
     public var actionRequested: PagerAction?
     /// For next, previous and select: what a screen reader announces (SPEC §5.9).
     public var announcement: String?
+    /// For a release by velocity with a swipe in flight: how it was decided.
+    public var settle: Settle?
+    /// For a tick: it gave up a swipe nobody touched for `dragTimeout` (or ended an interaction
+    /// pause as long past), rather than advancing the pager.
+    public var timedOut = false
 
     /// The members that describe the move.
     public var move: MoveReport { MoveReport(moved: moved, edge: edge, direction: direction, keyframes: keyframes) }

@@ -226,9 +226,17 @@ public struct PagerSettings: Sendable, Equatable {
     public var emptyState: EmptyState?
     /// The timer that moves the pager by itself.
     public var autoAdvance = AutoAdvanceSettings()
+    /// How a swipe released with a velocity is decided (``Pager/release(velocity:)``).
+    public var release = ReleaseSettings()
+    /// Milliseconds after which a swipe nobody touches (or an interaction pause with nothing in
+    /// flight) is given up; 0 never.
+    public var dragTimeout = 15_000
 
     /// The defaults of the spec.
     public init() {}
+
+    /// The values `dragTimeout` takes besides 0 (never).
+    public static let dragTimeoutRange = 1000...600_000
 
     /// The most pages `preload` may ask for on each side.
     public static let maxPreload = 100
@@ -273,6 +281,19 @@ public struct PagerSettings: Sendable, Equatable {
         }
         try accessibilityText.validate(field: "accessibilityText")
         try autoAdvance.validate()
+        guard release.flickVelocity.isFinite, release.flickVelocity > 0,
+            release.flickVelocity <= ReleaseSettings.maxFlickVelocity
+        else {
+            throw .invalid(
+                field: "release.flickVelocity",
+                "Must be a number in (0, \(Int(ReleaseSettings.maxFlickVelocity))], in pages per second.")
+        }
+        guard dragTimeout == 0 || Self.dragTimeoutRange.contains(dragTimeout) else {
+            throw .invalid(
+                field: "dragTimeout",
+                "Must be 0 (never) or an integer from \(Self.dragTimeoutRange.lowerBound) to \(Self.dragTimeoutRange.upperBound) ms."
+            )
+        }
         if tabBar.indicatorProgressive, mode == .loop {
             throw .invalid(
                 field: "tabBar.indicator.progressive", "A progressive indicator does not combine with a loop.")
@@ -321,4 +342,17 @@ extension PagerAction {
         try Page.validateID(id, field: "\(field).id")
         try Page.validateTitle(title, field: "\(field).title")
     }
+}
+
+/// How a released swipe is decided from the finger's velocity.
+public struct ReleaseSettings: Sendable, Equatable {
+    /// F: a release at least this fast (pages per second) toward the target completes the swipe
+    /// however far it went; one as fast away from it cancels it even past half way.
+    public var flickVelocity = 0.5
+
+    /// The defaults of the spec.
+    public init() {}
+
+    /// The fastest flick velocity a setting may ask for.
+    public static let maxFlickVelocity = 100.0
 }

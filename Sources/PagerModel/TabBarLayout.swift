@@ -48,6 +48,22 @@ struct TabHighlight {
     }
 }
 
+/// How one tab looks at one moment: what a state document reports of it besides its page's id,
+/// title, decoration and accessibility.
+struct TabLook {
+    /// The frame as reported (mirrored right to left).
+    var frame: Frame
+    /// The width when not selected, only while the selected tab has a width of its own.
+    var baseWidth: Double?
+    /// How strongly it is highlighted, in [0, 1].
+    var selection: Double
+    /// Whether it is the one selected tab.
+    var selected: Bool
+    /// The title's colour and scale, only when titles are styled.
+    var color: RGBA?
+    var scale: Double?
+}
+
 /// The tab frames at one moment, left to right, as changes to the base frames of a
 /// ``TabGeometry``: the selected tab widened toward `selectedTabWidth` by its selection (every tab
 /// after it moving along), and the row shifted by the alignment when it is narrower than the bar.
@@ -140,6 +156,14 @@ struct TabBarLayout {
         self.mirrored = mirrored
     }
 
+    /// The layout of `count` tabs laid out as `geometry` with the tab bar settings, viewport
+    /// width and layout direction of `settings`.
+    init(geometry: TabGeometry, settings: SettingsBox, count: Int) {
+        self.init(
+            geometry: geometry, bar: settings.value.tabBar, viewportWidth: settings.value.viewportWidth, count: count,
+            mirrored: settings.value.layoutDirection == .rtl)
+    }
+
     /// Whether the selected tab's width changes the frames (so no tab's frame is the same in
     /// every state).
     var widensSelected: Bool { bar.selectedTabWidth != nil && geometry.isScrollable }
@@ -166,6 +190,19 @@ struct TabBarLayout {
 
     /// The width tab `position` has when not selected, reported while the selected tab is widened.
     func baseWidth(_ position: Int) -> Double? { widensSelected ? geometry.frame(position).width : nil }
+
+    /// How tab `position` looks in `strip` with `highlight`: its frame as reported, its base
+    /// width, its selection, whether it is the selected one, and its title's colour and scale
+    /// when titles are styled.
+    func look(_ position: Int, highlight: TabHighlight, strip: TabStrip) -> TabLook {
+        let selection = highlight.selection(of: position)
+        let title = bar.title
+        return TabLook(
+            frame: reportedFrame(position, in: strip), baseWidth: baseWidth(position), selection: selection,
+            selected: position == highlight.selected,
+            color: title.map { $0.color.mixed(with: $0.selectedColor, selection) },
+            scale: title.map { $0.scale + ($0.selectedScale - $0.scale) * selection })
+    }
 
     /// The indicator and the bar's state on `current` with `transition` or `overscroll` in flight
     /// (`shift` is the overscroll's displacement in strides, δ), with the frames of `strip`.
@@ -202,12 +239,14 @@ struct TabBarLayout {
                 let clipped = min(right, strip.contentWidth)
                 indicator = Indicator(
                     x: 0, width: right, height: placed.height,
-                    segments: clipped > 0 ? [Frame(x: 0, width: clipped)] : [], alpha: placed.alpha)
+                    segments: IndicatorGeometry.shows(clipped) ? [Frame(x: 0, width: clipped)] : [],
+                    alpha: placed.alpha)
             } else {
                 let piece = min(right, strip.contentWidth) - start
                 indicator = Indicator(
                     x: start, width: max(0, right - start), height: placed.height,
-                    segments: piece > 0 ? [Frame(x: start, width: piece)] : [], alpha: placed.alpha)
+                    segments: IndicatorGeometry.shows(piece) ? [Frame(x: start, width: piece)] : [],
+                    alpha: placed.alpha)
             }
         }
         return (mirror(indicator, in: strip), mirrorOffset(offset, in: strip))
@@ -271,9 +310,9 @@ struct TabBarLayout {
             case (.compress, .start): focus = Frame(x: resting.x, width: resting.width * (1 + shift))
             }
             let frame = insetFrame(focus, of: current)
-            // One piece clipped to the bar, none when nothing is inside: never a wrapped piece.
-            let left = max(frame.x, 0), right = min(frame.maxX, strip.contentWidth)
-            let segments = right - left > 0 ? [Frame(x: left, width: right - left)] : []
+            // One piece clipped to the bar, none when nothing wider than a sliver is inside: never
+            // a wrapped piece.
+            let segments = IndicatorGeometry.clippedSegment(of: frame, contentWidth: strip.contentWidth)
             return (focus, Indicator(x: frame.x, width: frame.width, height: height, segments: segments))
         }
         return rest(current, strip: strip)
@@ -285,7 +324,9 @@ struct TabBarLayout {
         guard !bar.indicatorInset.isZero else {
             return (
                 focus,
-                Indicator(x: focus.x, width: focus.width, height: bar.indicatorHeight, segments: [focus], alpha: alpha)
+                Indicator(
+                    x: focus.x, width: focus.width, height: bar.indicatorHeight,
+                    segments: IndicatorGeometry.shows(focus.width) ? [focus] : [], alpha: alpha)
             )
         }
         let frame = insetFrame(focus, of: position)
@@ -293,7 +334,7 @@ struct TabBarLayout {
             focus,
             Indicator(
                 x: frame.x, width: frame.width, height: bar.indicatorHeight,
-                segments: frame.width > 0 ? [frame] : [], alpha: alpha)
+                segments: IndicatorGeometry.shows(frame.width) ? [frame] : [], alpha: alpha)
         )
     }
 

@@ -25,12 +25,19 @@ public struct TabDecoration: Sendable, Equatable {
 
     /// Checks the icon and badge; `field` names the decoration (`pages[0].tab`).
     func validate(field: String) throws(PagerError) {
-        if let icon, !(1...Self.maxIconLength).contains(icon.count) {
-            throw .invalid(field: "\(field).icon", "An icon is 1 to \(Self.maxIconLength) characters.")
+        if let icon, icon.utf8.count > 4 * Self.maxIconLength || !(1...Self.maxIconLength).contains(icon.count) {
+            throw .invalid(
+                field: "\(field).icon",
+                "An icon is 1 to \(Self.maxIconLength) characters, and at most \(4 * Self.maxIconLength) bytes of UTF-8."
+            )
         }
         switch badge {
-        case .text(let text) where !(1...Self.maxBadgeLength).contains(text.count):
-            throw .invalid(field: "\(field).badge", "A text badge is 1 to \(Self.maxBadgeLength) characters.")
+        case .text(let text)
+        where text.utf8.count > 4 * Self.maxBadgeLength || !(1...Self.maxBadgeLength).contains(text.count):
+            throw .invalid(
+                field: "\(field).badge",
+                "A text badge is 1 to \(Self.maxBadgeLength) characters, and at most \(4 * Self.maxBadgeLength) bytes of UTF-8."
+            )
         case .count(let count) where !(0...Self.maxCount).contains(count):
             throw .invalid(field: "\(field).badge", "A count badge is an integer from 0 to \(Self.maxCount).")
         default: break

@@ -43,7 +43,7 @@ extension PagerEngine {
         let before = session.pager
         guard let outcome = try? before.applying(.tick, limits: limits.pager, now: now), outcome.changed else {
             // Not due after all (the queue is kept in step with the state, so this is defensive).
-            if let due = before.timer.dueAt, due > now { schedule(session) }
+            if let due = before.nextDue, due > now { schedule(session) }
             return
         }
         do {
@@ -51,8 +51,9 @@ extension PagerEngine {
                 outcome.pager, of: session,
                 event: SessionEvent(
                     kind: .of(.tick, outcome, movedFrom: before.index),
-                    snapshot: SessionSnapshot(id: session.id, pager: outcome.pager), cause: .autoAdvance,
-                    move: outcome.move),
+                    snapshot: SessionSnapshot(id: session.id, pager: outcome.pager),
+                    cause: outcome.timedOut ? .timeout : .autoAdvance,
+                    move: outcome.timedOut ? nil : outcome.move),
                 lastUsed: session.lastUsed,
                 positionOnly: outcome.pager.settings.autoAdvance == before.settings.autoAdvance)
         } catch {
@@ -65,7 +66,7 @@ extension PagerEngine {
 
     /// Queues the session's timer when it runs unpaused, and takes it out otherwise.
     func schedule(_ session: Session) {
-        guard let due = session.pager.timer.dueAt else { return timers.remove(session) }
+        guard let due = session.pager.nextDue else { return timers.remove(session) }
         timers.schedule(session, at: due)
         wakeUp(by: due)
     }

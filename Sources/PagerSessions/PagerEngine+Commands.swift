@@ -163,7 +163,8 @@ extension PagerEngine {
         do {
             commit = try record(
                 outcome.pager, of: session,
-                event: SessionEvent(kind: kind, snapshot: SessionSnapshot(id: id, pager: outcome.pager)),
+                event: SessionEvent(
+                    kind: kind, snapshot: SessionSnapshot(id: id, pager: outcome.pager), settle: outcome.settle),
                 lastUsed: now,
                 positionOnly: positionOnly)
         } catch {

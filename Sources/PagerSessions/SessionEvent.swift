@@ -32,12 +32,13 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
         if outcome.onlyTimerChanged { return .autoAdvanceChanged }
         let moved = before != outcome.pager.index
         switch command {
-        case .next, .previous, .select, .endTransition: return moved ? .pageChanged : .transition
+        case .next, .previous, .select, .endTransition, .release: return moved ? .pageChanged : .transition
         case .scroll, .beginTransition: return .transition
         case .insert, .insertFromCatalog, .remove, .update, .replacePages: return .pagesChanged
         case .push, .pop: return .stackChanged
         case .updateSettings: return .settingsChanged
         case .autoAdvance: return .autoAdvanceChanged
+        case .tick where outcome.timedOut: return .transition
         case .tick: return moved ? .pageChanged : .autoAdvanceChanged
         }
     }
@@ -51,6 +52,9 @@ public enum EventCause: String, Sendable {
     case autoAdvance
     /// Eviction after idling (a `deleted` event).
     case idle
+    /// A swipe nobody touched for `dragTimeout` given up, or an interaction pause ended as long
+    /// past.
+    case timeout
 }
 
 /// One change of a session, as the change feed delivers it. Every subscriber of the session
@@ -65,17 +69,21 @@ public struct SessionEvent: Sendable {
     /// For a tick, what a request would have reported (`moved`, `direction`, `edge`,
     /// `keyframes`); nil for other events.
     public var move: MoveReport?
+    /// For a release by velocity, how it was decided; nil for other events.
+    public var settle: Settle?
     /// Where the first subscriber that writes the event keeps its wire form for the others.
     public let encoding = EncodedOnce()
 
     /// Creates an event.
     public init(
-        kind: SessionEventKind, snapshot: SessionSnapshot, cause: EventCause = .request, move: MoveReport? = nil
+        kind: SessionEventKind, snapshot: SessionSnapshot, cause: EventCause = .request, move: MoveReport? = nil,
+        settle: Settle? = nil
     ) {
         self.kind = kind
         self.snapshot = snapshot
         self.cause = cause
         self.move = move
+        self.settle = settle
     }
 }
 
@@ -137,7 +145,7 @@ extension PagerCommand {
     /// a swipe or a control action may turn off, is checked by the engine.
     var changesPositionOnly: Bool {
         switch self {
-        case .next, .previous, .select, .scroll, .beginTransition, .endTransition, .autoAdvance, .tick: true
+        case .next, .previous, .select, .scroll, .beginTransition, .endTransition, .release, .autoAdvance, .tick: true
         case .insert, .insertFromCatalog, .remove, .update, .replacePages, .push, .pop, .updateSettings: false
         }
     }

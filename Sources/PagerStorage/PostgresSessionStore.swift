@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import PagerModel
 public import PagerSessions
 import Synchronization
@@ -22,9 +23,8 @@ import Synchronization
 /// server went away, a disk is full), the writer fails it and everything queued behind it,
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
-    // @unchecked: the queue guards its own state; `listenerEnded` is set before the listener thread
-    // starts and only read after; `listenerConnected` is atomic; the connection belongs to the
-    // writer thread once recovery is done.
+    // @unchecked: the queue and `listenerRunning` guard their own state; `listenerConnected` is
+    // atomic; the connection belongs to the writer thread once recovery is done.
 
     /// How the store is set up.
     public struct Options: Sendable {
@@ -72,28 +72,28 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// The largest announcement PostgreSQL takes is 8,000 bytes; this leaves room for the header.
     static let maxPayload = 7_900
 
-    private let options: Options
+    let options: Options
     private let connection: PostgresConnection
     /// Where the server is, for messages: the URL without its query.
-    private let place: String
+    let place: String
     /// This process among those sharing the database, so that it skips its own announcements.
-    private let instance = String(UUID().uuidString.prefix(8))
+    let instance = String(UUID().uuidString.prefix(8))
 
     public var isShared: Bool { true }
 
     /// One thing for the writer to do.
-    private enum Work {
+    enum Work {
         case change(SessionChange, ChangeAnnouncement?, (@Sendable (StoreError?) -> Void)?)
         case load(SessionID, @Sendable (Result<StoredSession?, StoreError>) -> Void)
         case expire(Double, @Sendable () -> Void)
     }
 
-    private let queue = WriterQueue<Work>()
-    /// Signalled when the listener thread ends; nil until it starts.
-    private var listenerEnded: DispatchSemaphore?
+    let queue = WriterQueue<Work>()
+    /// Whether the listener thread runs; ``close()`` waits for it to end.
+    let listenerRunning = Locked(false)
     /// Whether the listener holds a connection (or has not been started): set by the listener
     /// thread, read by anyone.
-    private let listenerConnected = Atomic<Bool>(true)
+    let listenerConnected = Atomic<Bool>(true)
 
     public var statistics: StoreStatistics { queue.statistics }
 
@@ -131,133 +131,6 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         thread.start()
     }
 
-    /// Creates the tables on first use and migrates an older schema forward, under a
-    /// transaction-level advisory lock so that two processes starting together do it once.
-    private static func migrate(_ connection: PostgresConnection, place: String) throws {
-        try connection.execute(
-            """
-            BEGIN;
-            SELECT pg_advisory_xact_lock(\(lockKey));
-            CREATE TABLE IF NOT EXISTS pagerd_schema(version integer NOT NULL);
-            """)
-        do {
-            var version = 0
-            try connection.query("SELECT version::bigint FROM pagerd_schema") { row throws(PostgresError) in
-                version = try row.int(0)
-            }
-            guard version <= schemaVersion else {
-                throw StoreOpenError(
-                    .corrupt, "\(place) has pagerd schema \(version), newer than this pagerd's (\(schemaVersion))")
-            }
-            if version < 1 {
-                try connection.execute(
-                    """
-                    CREATE TABLE pagerd_sessions(
-                        id text PRIMARY KEY, version bigint NOT NULL, document bytea NOT NULL,
-                        position bytea NOT NULL, last_used double precision NOT NULL);
-                    INSERT INTO pagerd_schema(version) VALUES (1);
-                    """)
-            }
-            if version < 2 { try migrateToCounts(connection) }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
-    }
-
-    /// Schema 2: each row's data size, read from its stored state, and the row of counts.
-    private static func migrateToCounts(_ connection: PostgresConnection) throws {
-        try connection.execute(
-            """
-            ALTER TABLE pagerd_sessions ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
-            CREATE TABLE pagerd_counters(sessions bigint NOT NULL, bytes bigint NOT NULL);
-            """)
-        var sizes: [(String, Int)] = []
-        try connection.query("SELECT id, version, document, position, last_used FROM pagerd_sessions") {
-            row throws(PostgresError) in
-            let stored = try session(from: row)
-            sizes.append((stored.id.rawValue, stored.pager.storedBytes))
-        }
-        for (id, bytes) in sizes {
-            try connection.query("UPDATE pagerd_sessions SET bytes = $2 WHERE id = $1", [.text(id), .int(bytes)]) {
-                _ throws(PostgresError) in
-            }
-        }
-        try connection.execute(
-            """
-            INSERT INTO pagerd_counters(sessions, bytes) SELECT count(*), coalesce(sum(bytes), 0) FROM pagerd_sessions;
-            UPDATE pagerd_schema SET version = 2;
-            """)
-    }
-
-    /// The statements a transaction is made of, prepared once per connection. Each answers one
-    /// row when it changed the session (and then announces the change) and none when it did not.
-    private static func prepareStatements(_ connection: PostgresConnection) throws(PostgresError) {
-        // Creations, whole saves and deletions keep the counts; a creation past either limit, or
-        // a save that grows the data past the budget, changes nothing. A transaction that has
-        // any of them locks the counts first (`count`), and then the sessions' rows in the order
-        // of their ids, so that no two transactions wait for each other in a circle. A save
-        // reads the size it replaces from the row it locks, at the version it names.
-        try connection.prepare("count", "SELECT sessions, bytes FROM pagerd_counters FOR UPDATE")
-        try connection.prepare(
-            "insert",
-            """
-            WITH room AS (
-                UPDATE pagerd_counters SET sessions = sessions + 1, bytes = bytes + $7
-                    WHERE sessions < $6 AND bytes + $7 <= $8 RETURNING 1)
-            INSERT INTO pagerd_sessions(id, version, document, position, last_used, bytes)
-                SELECT $1::text, $2::bigint, $3::bytea, $4::bytea, $5::double precision, $7::bigint FROM room
-                RETURNING 1
-            """)
-        try connection.prepare(
-            "save",
-            """
-            WITH old AS (SELECT bytes FROM pagerd_sessions WHERE id = $1 AND version = $2 - 1 FOR UPDATE),
-                room AS (
-                    UPDATE pagerd_counters SET bytes = bytes + $7 - (SELECT bytes FROM old)
-                        WHERE EXISTS (SELECT 1 FROM old)
-                            AND ($7 <= (SELECT bytes FROM old) OR bytes + $7 - (SELECT bytes FROM old) <= $8)
-                        RETURNING 1),
-                kept AS (
-                    UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
-                        last_used = greatest(last_used, $5), bytes = $7
-                        WHERE id = $1 AND version = $2 - 1 AND EXISTS (SELECT 1 FROM room) RETURNING 1)
-            SELECT pg_notify('\(channel)', $6) FROM kept
-            """)
-        try connection.prepare(
-            "move",
-            """
-            WITH kept AS (
-                UPDATE pagerd_sessions SET version = $2, position = $3, last_used = greatest(last_used, $4)
-                    WHERE id = $1 AND version = $2 - 1 RETURNING 1)
-            SELECT pg_notify('\(channel)', $5) FROM kept
-            """)
-        try connection.prepare(
-            "delete",
-            """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE id = $1 AND ($3 < 0 OR version = $3) RETURNING bytes),
-                counted AS (
-                    UPDATE pagerd_counters SET sessions = sessions - (SELECT count(*) FROM gone),
-                        bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
-            SELECT pg_notify('\(channel)', $2) FROM gone
-            """)
-        try connection.prepare(
-            "touch", "UPDATE pagerd_sessions SET last_used = greatest(last_used, $2) WHERE id = $1")
-        try connection.prepare(
-            "rows",
-            "SELECT id, version, document, position, last_used FROM pagerd_sessions WHERE id = ANY($1::text[])")
-        try connection.prepare(
-            "expire",
-            """
-            WITH gone AS (DELETE FROM pagerd_sessions WHERE last_used < $1 RETURNING id, bytes),
-                counted AS (
-                    UPDATE pagerd_counters SET sessions = sessions - (SELECT count(*) FROM gone),
-                        bytes = bytes - (SELECT coalesce(sum(bytes), 0) FROM gone))
-            SELECT pg_notify('\(channel)', $2 || ' D ' || id || ' 0 deleted idle') FROM gone
-            """)
-    }
-
     // MARK: - SessionStore
 
     /// Nothing: the database is shared, so sessions are loaded when a request names them
@@ -283,7 +156,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     /// connections. Submissions after it are refused.
     public func close() {
         queue.close()
-        listenerEnded?.wait()
+        listenerRunning.wait(until: { !$0 }, then: { _ in })
         connection.close()
     }
 
@@ -430,7 +303,7 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     }
 
     /// A row of `pagerd_sessions` (id, version, document, position, last_used) as a session.
-    private static func session(from row: PostgresConnection.Row) throws(PostgresError) -> StoredSession {
+    static func session(from row: PostgresConnection.Row) throws(PostgresError) -> StoredSession {
         let id = try row.text(0)
         let sessionID = SessionID(id)
         guard sessionID.isWellFormed else { throw PostgresError("'\(id)' is not a session id") }
@@ -525,83 +398,5 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
         case .touch(_, let lastUsed):
             return .init(name: "touch", parameters: [.text(id), .double(lastUsed)])
         }
-    }
-
-    // MARK: - The listener thread
-
-    /// Starts listening for the changes other processes announce: `onChange` gets each, in the
-    /// order they were committed; `onResynchronize` is called after the listening connection was
-    /// lost and made again, since announcements made meanwhile are lost.
-    public func listen(
-        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
-    ) {
-        let ended = DispatchSemaphore(value: 0)
-        listenerEnded = ended
-        let thread = Thread {
-            self.listenLoop(onChange: onChange, onResynchronize: onResynchronize)
-            ended.signal()
-        }
-        thread.name = "pagerd-postgres-listen"
-        thread.start()
-    }
-
-    private func listenLoop(
-        onChange: @escaping @Sendable (RemoteChange) -> Void, onResynchronize: @escaping @Sendable () -> Void
-    ) {
-        var listening: PostgresConnection?
-        var lost = false
-        while !queue.isClosing {
-            do {
-                if listening == nil {
-                    let made = try PostgresConnection(url: options.url, password: options.password)
-                    try made.execute("LISTEN \(Self.channel)")
-                    listening = made
-                    listenerConnected.store(true, ordering: .relaxed)
-                    if lost {
-                        options.warn("\(place): listening again; sessions watched here are brought up to date")
-                        onResynchronize()
-                    }
-                }
-                for payload in try listening?.notifications(timeout: 0.5) ?? [] {
-                    if let change = remoteChange(from: payload) { onChange(change) }
-                }
-            } catch {
-                if !lost || listening != nil { options.log("\(place): listening for changes failed: \(error)") }
-                listening = nil
-                lost = true
-                listenerConnected.store(false, ordering: .relaxed)
-                Thread.sleep(forTimeInterval: options.retryDelay)
-            }
-        }
-        listening?.close()
-    }
-
-    /// An announcement of another process as a change; nil for this process's own and for
-    /// anything unreadable.
-    private func remoteChange(from payload: String) -> RemoteChange? {
-        let lines = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
-        let header = lines[0].split(separator: " ")
-        guard header.count == 6, header[0] != Substring(instance), let version = Int(header[3]),
-            let kind = SessionEventKind(rawValue: String(header[4])),
-            let cause = EventCause(rawValue: String(header[5]))
-        else { return nil }
-        let id = SessionID(String(header[2]))
-        let announcement = ChangeAnnouncement(kind: kind, cause: cause)
-        let state: RemoteChange.State
-        switch header[1] {
-        case "D": state = .deleted
-        case "U": state = .unknown
-        case "M" where lines.count >= 2:
-            let position = Array(lines[1].utf8)
-            state = .position { held in try? StoredRecord.pager(laying: position, on: held, version: version) }
-        case "S" where lines.count == 3:
-            guard
-                let pager = try? StoredRecord.pager(
-                    document: Array(lines[2].utf8), position: Array(lines[1].utf8), version: version)
-            else { return RemoteChange(id: id, version: version, announcement: announcement, state: .unknown) }
-            state = .whole(pager)
-        default: return nil
-        }
-        return RemoteChange(id: id, version: version, announcement: announcement, state: state)
     }
 }

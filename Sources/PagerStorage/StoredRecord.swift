@@ -31,8 +31,10 @@ enum StoredRecord {
         }
     }
 
-    /// The index, the transition, the overscroll and the auto-advance timer; the last two were
-    /// added later and are left out when there is neither.
+    /// The index, the transition, the overscroll, the auto-advance timer, the settings version and
+    /// the drag deadline; the members after the transition were added later and are left out from
+    /// the end while they hold nothing (no overscroll, an idle timer, settings version 1, no
+    /// deadline).
     static func position(of pager: Pager) -> [UInt8] {
         JSONWriter.bytes(capacity: 64) { w in writePosition(of: pager, &w) }
     }
@@ -50,16 +52,17 @@ enum StoredRecord {
         } else {
             w.null()
         }
+        let extras = pager.settingsVersion != 1 || pager.dragDeadline != nil
         if let overscroll = pager.overscroll {
             w.beginArray()
             w.string(overscroll.edge.rawValue)
             w.number(overscroll.progress)
             w.endArray()
-        } else if pager.timer != .idle {
+        } else if pager.timer != .idle || extras {
             w.null()
         }
         switch pager.timer {
-        case .idle: break
+        case .idle: if extras { w.null() }
         case .due(let at):
             w.beginArray()
             w.string("due")
@@ -70,6 +73,10 @@ enum StoredRecord {
             w.string(by.rawValue)
             w.int(remaining)
             w.endArray()
+        }
+        if extras {
+            w.int(pager.settingsVersion)
+            if let deadline = pager.dragDeadline { w.int(Int(deadline)) } else { w.null() }
         }
         w.endArray()
     }
@@ -180,6 +187,9 @@ enum StoredRecord {
         w.number(settings.pagesPerView)
         w.number(settings.pageSpacing)
         w.bool(settings.pagesCentered)
+        // Release by velocity and the drag timeout.
+        w.number(settings.release.flickVelocity)
+        w.int(settings.dragTimeout)
         w.endArray()
     }
 
@@ -214,7 +224,8 @@ enum StoredRecord {
         return try valid { () throws(PagerError) in
             try Pager(
                 restoring: pages, index: place.index, transition: place.transition, overscroll: place.overscroll,
-                settings: settings, catalog: catalog, version: version, timer: place.timer)
+                settings: settings, catalog: catalog, version: version, timer: place.timer,
+                settingsVersion: place.settingsVersion, dragDeadline: place.dragDeadline)
         }
     }
 
@@ -226,7 +237,7 @@ enum StoredRecord {
         return try valid { () throws(PagerError) in
             try held.restoring(
                 index: place.index, transition: place.transition, overscroll: place.overscroll, version: version,
-                timer: place.timer)
+                timer: place.timer, settingsVersion: place.settingsVersion, dragDeadline: place.dragDeadline)
         }
     }
 
@@ -241,6 +252,8 @@ enum StoredRecord {
         var transition: Transition?
         var overscroll: Overscroll?
         var timer: AutoAdvanceTimer
+        var settingsVersion = 1
+        var dragDeadline: Int64?
 
         init(parsing position: [UInt8]) throws(RecordError) {
             var place = try Fields(parsing: position, what: "position")
@@ -263,6 +276,10 @@ enum StoredRecord {
                     }
                     return .paused(by: by, remaining: value)
                 } ?? .idle
+            if !place.isAtEnd {
+                settingsVersion = try place.int()
+                dragDeadline = try place.optional { fields throws(RecordError) in Int64(try fields.int()) }
+            }
         }
     }
 
@@ -368,116 +385,13 @@ enum StoredRecord {
         settings.pagesPerView = try fields.number()
         settings.pageSpacing = try fields.number()
         settings.pagesCentered = try fields.bool()
+        guard !fields.isAtEnd else { return settings }
+        settings.release.flickVelocity = try fields.number()
+        settings.dragTimeout = try fields.int()
         return settings
     }
 
     private static func readAction(_ fields: inout Fields) throws(RecordError) -> PagerAction {
         PagerAction(id: try fields.string(), title: try fields.string())
-    }
-}
-
-/// Why a stored record could not be read back.
-struct RecordError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) { self.description = description }
-}
-
-/// The members of a stored array, read in order, each read checking its kind.
-struct Fields {
-    private let items: [JSONValue]
-    private var next = 0
-
-    init(_ items: [JSONValue]) { self.items = items }
-
-    /// Parses `bytes`, which must hold an array.
-    init(parsing bytes: [UInt8], what: String) throws(RecordError) {
-        let value: JSONValue
-        do { value = try JSONParser.parse(bytes, maxDepth: StoredRecord.maxDepth) } catch {
-            throw RecordError("the \(what) is not readable: \(error)")
-        }
-        guard let items = value.arrayValue else { throw RecordError("the \(what) is not an array") }
-        self.init(items)
-    }
-
-    var isAtEnd: Bool { next == items.count }
-
-    private mutating func take(_ expected: String) throws(RecordError) -> JSONValue {
-        guard next < items.count else { throw RecordError("a record ends where \(expected) was expected") }
-        defer { next += 1 }
-        return items[next]
-    }
-
-    mutating func string() throws(RecordError) -> String {
-        guard let value = try take("a string").stringValue else { throw RecordError("a string was expected") }
-        return value
-    }
-
-    mutating func number() throws(RecordError) -> Double {
-        guard let value = try take("a number").numberValue else { throw RecordError("a number was expected") }
-        return value
-    }
-
-    mutating func badge() throws(RecordError) -> Badge {
-        let value = try take("a badge")
-        if let text = value.stringValue { return .text(text) }
-        guard let count = value.intValue else { throw RecordError("a badge was expected") }
-        return .count(count)
-    }
-
-    mutating func bool() throws(RecordError) -> Bool {
-        guard let value = try take("a boolean").boolValue else { throw RecordError("a boolean was expected") }
-        return value
-    }
-
-    mutating func color() throws(RecordError) -> RGBA {
-        let text = try string()
-        guard let color = RGBA(hex: text) else { throw RecordError("'\(text)' is not a colour") }
-        return color
-    }
-
-    mutating func int() throws(RecordError) -> Int {
-        guard let value = try take("an integer").intValue else { throw RecordError("an integer was expected") }
-        return value
-    }
-
-    mutating func object() throws(RecordError) -> JSONObject {
-        guard let value = try take("an object").objectValue else { throw RecordError("an object was expected") }
-        return value
-    }
-
-    mutating func array() throws(RecordError) -> Fields {
-        guard let value = try take("an array").arrayValue else { throw RecordError("an array was expected") }
-        return Fields(value)
-    }
-
-    mutating func enumeration<T: RawRepresentable>() throws(RecordError) -> T where T.RawValue == String {
-        let raw = try string()
-        guard let value = T(rawValue: raw) else { throw RecordError("'\(raw)' is not a known \(T.self)") }
-        return value
-    }
-
-    /// nil for a null member, else `read` over this member.
-    mutating func optional<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
-        guard next < items.count else { throw RecordError("a record ends early") }
-        if items[next].isNull {
-            next += 1
-            return nil
-        }
-        return try read(&self)
-    }
-
-    /// nil for a null member or one a record written before it was added does not have (at the
-    /// end), else `read` over this member.
-    mutating func trailing<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
-        isAtEnd ? nil : try optional(read)
-    }
-
-    /// nil for a null member, else `read` over the members of this array.
-    mutating func optionalArray<T>(_ read: (inout Fields) throws(RecordError) -> T) throws(RecordError) -> T? {
-        try optional { fields throws(RecordError) -> T in
-            var inner = try fields.array()
-            return try read(&inner)
-        }
     }
 }

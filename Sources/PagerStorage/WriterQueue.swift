@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import PagerSessions
 
 /// The queue between the threads that hand a store work (the engine's, under a shard's lock, and
@@ -14,88 +15,92 @@ import PagerSessions
 /// - closing refuses new work, lets the writer finish what is queued, and waits for it to end.
 ///
 /// It also keeps the store's counts for `/metrics`.
-final class WriterQueue<Work>: @unchecked Sendable {
-    // @unchecked: every member is guarded by `condition`.
-    private let condition = NSCondition()
-    private var items: [Work] = []
-    /// Set after a failed commit: why, and whether every failure has been reported.
-    private var failure: (reason: String, reported: Bool)?
-    /// Set while the disk has less room than the store keeps free.
-    private var shortage: String?
-    /// When the shortage was last measured (the store's clock).
-    private var shortageMeasured = -Double.infinity
-    /// Set once the store finds its file damaged; never cleared.
-    private var damage: String?
-    private var closing = false
-    private var ended = false
-    private var counts = StoreStatistics()
+final class WriterQueue<Work>: Sendable {
+    private struct State {
+        var items: [Work] = []
+        /// Set after a failed commit: why, and whether every failure has been reported.
+        var failure: (reason: String, reported: Bool)?
+        /// Set while the disk has less room than the store keeps free.
+        var shortage: String?
+        /// When the shortage was last measured (the store's clock).
+        var shortageMeasured = -Double.infinity
+        /// Set once the store finds its file damaged; never cleared.
+        var damage: String?
+        var closing = false
+        var ended = false
+        var counts = StoreStatistics()
+
+        /// Appends `work`; the writer waiting for work is woken by the caller.
+        mutating func append(_ work: Work) { items.append(work) }
+    }
+
+    /// The writer thread sleeps on this lock's condition while nothing is queued.
+    private let state: Locked<State>
+
+    init() { state = Locked(State()) }
 
     /// Appends `work` unless the store is closed or refuses it: after a failure (until the
     /// failures are reported, and then only work that does not free space, until the refusal
     /// ends), while short of space (unless it frees space), or for good once damaged.
     func add(_ work: Work, freesSpace: Bool = false) throws(StoreError) {
-        condition.lock()
-        defer { condition.unlock() }
-        if closing { throw StoreError("the store is closed") }
-        if let damage { throw StoreError(damage) }
-        if let failure, !(failure.reported && freesSpace) { throw StoreError(failure.reason) }
-        if let shortage, !freesSpace { throw StoreError(shortage) }
-        append(work)
+        try state.withLock { (state) throws(StoreError) in
+            if state.closing { throw StoreError("the store is closed") }
+            if let damage = state.damage { throw StoreError(damage) }
+            if let failure = state.failure, !(failure.reported && freesSpace) { throw StoreError(failure.reason) }
+            if let shortage = state.shortage, !freesSpace { throw StoreError(shortage) }
+            state.append(work)
+        }
+        state.notifyAll()
     }
 
     /// Appends `work` that does not build on earlier changes (a read), even while changes are
     /// refused; false when the store is closed.
     func addRead(_ work: Work) -> Bool {
-        condition.withLock {
-            guard !closing else { return false }
-            append(work)
+        let added = state.withLock { state in
+            guard !state.closing else { return false }
+            state.append(work)
             return true
         }
+        if added { state.notifyAll() }
+        return added
     }
 
     /// Whether changes are taken now: the store is open, no failure is being reported or
     /// waited out, it is not short of space and its file is not damaged.
     var isAcceptingChanges: Bool {
-        condition.withLock { !closing && failure == nil && shortage == nil && damage == nil }
-    }
-
-    /// The caller holds the lock.
-    private func append(_ work: Work) {
-        items.append(work)
-        if items.count == 1 { condition.signal() }
+        state.withLock { !$0.closing && $0.failure == nil && $0.shortage == nil && $0.damage == nil }
     }
 
     /// For the writer: waits for work and takes up to `limit` items, oldest first; nil once the
     /// store is closing and nothing is left (the writer then calls ``end()``).
     func next(limit: Int = .max) -> [Work]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty && !closing { condition.wait() }
-        guard !items.isEmpty else { return nil }
-        let batch = Array(items.prefix(limit))
-        items.removeFirst(batch.count)
-        return batch
+        state.wait(until: { !$0.items.isEmpty || $0.closing }) { state in
+            guard !state.items.isEmpty else { return nil }
+            let batch = Array(state.items.prefix(limit))
+            state.items.removeFirst(batch.count)
+            return batch
+        }
     }
 
     /// Whether the store is closing (for helper threads that poll).
-    var isClosing: Bool { condition.withLock { closing } }
+    var isClosing: Bool { state.withLock { $0.closing } }
 
     /// For the writer, after a failed commit: counts it, takes back everything still waiting and
     /// refuses new changes with `reason` until ``endRefusal()``.
     func refuse(_ reason: String) -> [Work] {
-        condition.withLock {
-            counts.failedCommits += 1
-            failure = (reason, false)
-            defer { items.removeAll() }
-            return items
+        state.withLock { state in
+            state.counts.failedCommits += 1
+            state.failure = (reason, false)
+            defer { state.items.removeAll() }
+            return state.items
         }
     }
 
     /// Every failure has been reported: work that frees space is taken again.
-    func failuresReported() { condition.withLock { failure?.reported = true } }
+    func failuresReported() { state.withLock { $0.failure?.reported = true } }
 
     /// Accepts changes again.
-    func endRefusal() { condition.withLock { failure = nil } }
+    func endRefusal() { state.withLock { $0.failure = nil } }
 
     /// What the writer does after a failed commit, the same in every store: logs `reason`, fails
     /// the batch and everything still waiting (`fail` answers one piece of work), refuses new
@@ -117,60 +122,56 @@ final class WriterQueue<Work>: @unchecked Sendable {
     /// Records a measure of the room left, taken at `now`: `reason` while short, nil when not.
     /// Answers whether that changes what is taken (so that the change is logged once).
     func setShortage(_ reason: String?, at now: Double) -> Bool {
-        condition.withLock {
-            shortageMeasured = now
-            defer { shortage = reason }
-            return (shortage == nil) != (reason == nil)
+        state.withLock { state in
+            state.shortageMeasured = now
+            defer { state.shortage = reason }
+            return (state.shortage == nil) != (reason == nil)
         }
     }
 
     /// Whether the store is short of space and its last measure is at least `interval` old; if
     /// so, the caller measures again (and the next caller waits another `interval`).
     func shortageMeasureDue(at now: Double, interval: Double) -> Bool {
-        condition.withLock {
-            guard shortage != nil, now - shortageMeasured >= interval else { return false }
-            shortageMeasured = now
+        state.withLock { state in
+            guard state.shortage != nil, now - state.shortageMeasured >= interval else { return false }
+            state.shortageMeasured = now
             return true
         }
     }
 
     /// Whether the store is short of space now.
-    var isShortOfSpace: Bool { condition.withLock { shortage != nil } }
+    var isShortOfSpace: Bool { state.withLock { $0.shortage != nil } }
 
     /// Refuses every change from now on, with `reason`.
-    func setDamage(_ reason: String) { condition.withLock { damage = reason } }
+    func setDamage(_ reason: String) { state.withLock { $0.damage = reason } }
 
     /// Counts a fold of the journal into the table, or a failed one.
     func recordFold(failed: Bool) {
-        condition.withLock {
-            if failed { counts.failedFolds += 1 } else { counts.folds += 1 }
+        state.withLock { state in
+            if failed { state.counts.failedFolds += 1 } else { state.counts.folds += 1 }
         }
     }
 
     /// Counts a committed transaction carrying `changes` changes.
     func recordCommit(changes: Int) {
-        condition.withLock {
-            counts.commits += 1
-            counts.changes += changes
+        state.withLock { state in
+            state.counts.commits += 1
+            state.counts.changes += changes
         }
     }
 
-    var statistics: StoreStatistics { condition.withLock { counts } }
+    var statistics: StoreStatistics { state.withLock { $0.counts } }
 
     /// Refuses new work and waits until the writer has ended.
     func close() {
-        condition.withLock {
-            closing = true
-            condition.broadcast()
-            while !ended { condition.wait() }
-        }
+        state.withLock { $0.closing = true }
+        state.notifyAll()
+        state.wait(until: { $0.ended }, then: { _ in })
     }
 
     /// For the writer, as it ends.
     func end() {
-        condition.withLock {
-            ended = true
-            condition.broadcast()
-        }
+        state.withLock { $0.ended = true }
+        state.notifyAll()
     }
 }

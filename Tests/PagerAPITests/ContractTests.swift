@@ -84,15 +84,22 @@ struct ContractTests {
             ("ViewportInput", ["width"]), ("ViewportInput", ["height"]), ("Viewport", ["width"]),
             ("PageInput", ["tabWidth"]), ("PagePatch", ["tabWidth"]), ("TabBarInput", ["minTabWidth"]),
             ("TabBarInput", ["charWidth"]), ("IndicatorInput", ["height"]), ("TabBarSettings", ["minTabWidth"]),
+            ("TabBarInput", ["maxTabWidth"]), ("TabBarSettings", ["maxTabWidth"]),
+            ("TabBarInput", ["selectedTabWidth"]),
+            ("TabBarSettings", ["selectedTabWidth"]),
         ]
         for (name, path) in positive {
             let length = try schema(name, path)
             #expect(length["maximum"]?.numberValue == Page.maxLength, "\(name).\(path)")
             #expect(length["exclusiveMinimum"] == 0, "\(name).\(path)")
         }
+        let insets = ["leading", "trailing", "firstLeading", "lastTrailing"].flatMap { member in
+            [("TabBarInput", ["indicator", "inset", member]), ("TabBarSettings", ["indicator", "inset", member])]
+        }
         for (name, path) in [
             ("TabBarInput", ["spacing"]), ("TabBarInput", ["inset"]), ("TabBarSettings", ["tabPadding"]),
-        ] {
+            ("ViewportInput", ["pageSpacing"]), ("ViewportSettings", ["pageSpacing"]), ("Viewport", ["pageSpacing"]),
+        ] + insets {
             let length = try schema(name, path)
             #expect(length["maximum"]?.numberValue == Page.maxLength, "\(name).\(path)")
             #expect(length["minimum"] == 0, "\(name).\(path)")
@@ -121,6 +128,67 @@ struct ContractTests {
         }
         for (name, member) in [("TitleStyleInput", "scale"), ("TitleStyle", "selectedScale")] {
             #expect(try schema(name, [member])["maximum"]?.numberValue == TitleStyle.maxScale, "\(name)")
+        }
+    }
+
+    @Test("the layout settings take the model's values: tab layouts, positions and pages per view")
+    func layoutValues() throws {
+        func choices(_ name: String, _ path: [String]) throws -> [String] {
+            try #require(schema(name, path)["enum"]?.arrayValue).compactMap(\.stringValue)
+        }
+        let layouts = TabLayout.allCases.map(\.rawValue)
+        for name in ["TabBarInput", "TabBarSettings", "TabBar"] {
+            #expect(try choices(name, ["layout"]) == layouts, "\(name)")
+        }
+        #expect(try choices("TemplateSummary", ["layout"]) == layouts)
+        #expect(try choices("TabBar", ["effectiveLayout"]) == [TabLayout.fixed, .scrollable].map(\.rawValue))
+        for name in ["TabBarInput", "TabBarSettings"] {
+            for member in ["alignment", "selectedScrollPosition"] {
+                #expect(try choices(name, [member]) == TabBarPosition.allCases.map(\.rawValue), "\(name).\(member)")
+            }
+        }
+        for name in ["ViewportInput", "ViewportSettings", "Viewport"] {
+            let perView = try schema(name, ["pagesPerView"])
+            #expect(perView["minimum"] == 1 && perView["maximum"]?.numberValue == PagerSettings.maxPagesPerView)
+        }
+        #expect(try schema("Viewport", ["pageSize"])["exclusiveMinimum"] == 0)
+        #expect(try schema("Tab", ["baseWidth"])["exclusiveMinimum"] == 0)
+    }
+
+    @Test("the settings document has exactly the members the Settings schema lists, at every depth")
+    func settingsDocumentMembers() throws {
+        var settings = PagerSettings()
+        settings.tabBar.title = TitleStyle()
+        settings.tabBar.maxTabWidth = 200
+        settings.tabBar.selectedTabWidth = 120
+        settings.trailingAction = PagerAction(id: "add", title: "Add")
+        settings.emptyState = EmptyState(title: "None", action: PagerAction(id: "add", title: "Add"))
+        for document in [PagerSettings().document, settings.document] {
+            try expectMembers(of: .object(document), as: schema("Settings"), at: "Settings")
+        }
+    }
+
+    /// Checks that `value`'s members (recursively, through references and nullable branches) are
+    /// the ones `schema` lists, and that the ones it requires are among them.
+    func expectMembers(of value: JSONValue, as schema: JSONValue, at path: String) throws {
+        var schema = schema
+        if let branches = schema["anyOf"]?.arrayValue {
+            guard !value.isNull else { return }
+            schema = try #require(branches.first { $0["type"] != "null" })
+        }
+        if let reference = schema["$ref"]?.stringValue {
+            let target = String(reference.dropFirst("#/components/schemas/".count))
+            schema = try #require(document["components"]?["schemas"]?[target])
+        }
+        guard let object = value.objectValue, let properties = schema["properties"]?.objectValue else { return }
+        let required = Set(
+            try #require(schema["required"]?.arrayValue, "\(path): no required").compactMap(\.stringValue))
+        #expect(Set(object.keys) == Set(properties.keys), "\(path)")
+        #expect(required.isSubset(of: object.keys), "\(path)")
+        for (key, member) in object {
+            if let memberSchema = properties[key] {
+                try expectMembers(of: member, as: memberSchema, at: "\(path).\(key)")
+            }
         }
     }
 }

@@ -11,7 +11,11 @@ import Testing
 /// while they are at their defaults. The digests in `Tests/Fixtures/default-state-digests.txt` were
 /// written by the code before the layout settings (tab alignment, scroll position, indicator inset,
 /// bounded and selected tab widths, several pages per view) existed: each line is the digest of
-/// every state document, tab forms path included, that a seeded random walk produced then.
+/// every state document, tab forms path included, that a seeded random walk produced then. They
+/// were written again when the state gained `settingsVersion` (the settings' version, after
+/// `version`), the one change to those documents; release by velocity and the drag timeout left
+/// them as they were. Walk 94's changed once more when segment pieces no wider than 1e-9 (rounding
+/// slivers) were left out of the indicator: its walk had one.
 ///
 /// When an answer changes on purpose, rewrite the file with `PAGERD_WRITE_DIGESTS=1 swift test
 /// --filter DefaultBytesTests` and say in the commit which answers changed and why.

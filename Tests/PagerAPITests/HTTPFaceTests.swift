@@ -28,7 +28,9 @@ struct HTTPFaceTests {
         let api = try APITester()
         let list = await api.send("GET", "/v1/templates")
         #expect(
-            list["templates"]?.arrayValue?.map { $0["name"] } == ["mall", "media", "piggybank", "posepicker", "snap"])
+            list["templates"]?.arrayValue?.map { $0["name"] } == [
+                "mall", "media", "piggybank", "posepicker", "postcards", "snap",
+            ])
         let mall = await api.send("GET", "/v1/templates/mall")
         #expect(mall["mode"] == "loop" && mall["pages"]?.arrayValue?.count == 3)
         let none = await api.send("GET", "/v1/templates/zzz")

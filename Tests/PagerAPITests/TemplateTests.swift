@@ -16,9 +16,10 @@ struct TemplateTests {
     }
 
     @Test(
-        "the five shipped templates load with the pages, modes and tab bars of the spec",
+        "the shipped templates load with their pages, modes and tab bars",
         arguments: [
             ("snap", ["chat", "snap", "stories", "discover"], PagerMode.bounded, TabLayout.none, 1),
+            ("postcards", ["coast", "forest", "desert", "tundra"], .bounded, .scrollable, 0),
             ("media", ["photos", "videos", "music"], .bounded, .fixed, 0),
             ("posepicker", ["posepick", "posetalk", "posefeed"], .bounded, .fixed, 0),
             ("mall", ["product", "recent", "wishlist"], .loop, .fixed, 0),
@@ -54,6 +55,24 @@ struct TemplateTests {
         let bottle = try piggy.applying(.insertFromCatalog(id: "travel", at: nil)).pager
         #expect(
             bottle.index == 0 && bottle.reportedTrailingAction?.id == "add-bottle" && bottle.reportedEmptyState == nil)
+    }
+
+    @Test("postcards: a centred peek, a narrow centred tab bar and an indicator as wide as each title")
+    func postcards() throws {
+        let pager = try Self.shipped("postcards").makeDefinition(overrides: JSONObject()).makePager(
+            limits: PagerLimits())
+        let settings = pager.settings
+        #expect(settings.pagesPerView == 1.25 && settings.pageSpacing == 10 && settings.pagesCentered)
+        #expect(settings.tabBar.alignment == .center && settings.tabBar.selectedScrollPosition == .center)
+        #expect(settings.tabBar.indicatorInset.leading == 16 && settings.tabBar.indicatorInset.trailing == 16)
+        // Pages of (390 − 0.25·10)/1.25 = 310, the first one 40 points in; its neighbour shows 30 points.
+        #expect(pager.pageSize == 310 && pager.pageOffset == -40)
+        // Tabs of 72, 80, 80 and 80 points (16 of padding on each side of the title), 312 together,
+        // moved by half of the 78 left over; the indicator is the title's width, 72 − 2·16.
+        let (indicator, bar) = pager.indicatorAndTabBar
+        #expect(pager.tabs.map(\.frame.x) == [39, 111, 191, 271])
+        #expect(bar.contentWidth == 390 && bar.offset == 0)
+        #expect(indicator.map { [$0.x, $0.width] } == [55, 40])
     }
 
     @Test("overrides merge member by member over the template")

@@ -1,7 +1,9 @@
 import Foundation
 import JSON
+import Locking
 import PagerModel
 import PagerSessions
+import TestSupport
 import Testing
 
 @testable import PagerStorage
@@ -125,8 +127,9 @@ struct PostgresSessionStoreTests {
         let url = try Self.database()
         let one = try Self.open(url), two = try Self.open(url)
         let heard = Heard()
-        two.listen(onChange: { heard.add($0) }, onResynchronize: {})
-        try await Task.sleep(for: .milliseconds(200))  // the listener's LISTEN is in place
+        let listening = Locked(false)
+        two.listen(onChange: { heard.add($0) }, onResynchronize: {}, onListening: { listening.withLock { $0 = true } })
+        await waitUntil("the listener's LISTEN is in place") { listening.withLock { $0 } }
         let pager = try Self.pager(pages: 3)
         let next = try pager.applying(.next).pager
         let patched = try next.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
@@ -142,7 +145,7 @@ struct PostgresSessionStoreTests {
         #expect(
             try await commit(two, .save(Self.id("s"), patched, lastUsed: 3, positionOnly: false)) == nil)
         #expect(try await commit(one, .delete(Self.id("s"))) == nil)
-        for _ in 0..<500 where heard.changes.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        await waitUntil("two changes were heard") { heard.changes.count >= 2 }
         let changes = heard.changes
         // `two` heard `one`'s move (laid on the version before) and delete, and not its own save.
         #expect(changes.map(\.version) == [2, 0] && changes.map(\.announcement.kind) == [.pageChanged, .deleted])
@@ -272,21 +275,17 @@ struct PostgresSessionStoreTests {
 }
 
 /// Remote changes collected from the listener's thread.
-final class Heard: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var collected: [RemoteChange] = []
+struct Heard: Sendable {
+    private let collected = Locked<[RemoteChange]>([])
 
-    func add(_ change: RemoteChange) { lock.withLock { collected.append(change) } }
-    var changes: [RemoteChange] { lock.withLock { collected } }
+    func add(_ change: RemoteChange) { collected.withLock { $0.append(change) } }
+    var changes: [RemoteChange] { collected.withLock { $0 } }
 }
 
 /// Completions collected from the store's thread.
-final class Answers: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var collected: [StoreError?] = []
+struct Answers: Sendable {
+    private let collected = Locked<[StoreError?]>([])
 
-    func add(_ error: StoreError?) { lock.withLock { collected.append(error) } }
-    var errors: [StoreError?] { lock.withLock { collected } }
+    func add(_ error: StoreError?) { collected.withLock { $0.append(error) } }
+    var errors: [StoreError?] { collected.withLock { $0 } }
 }

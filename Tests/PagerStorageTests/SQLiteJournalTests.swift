@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Locking
 import PagerModel
 import PagerSessions
 import Testing
@@ -7,18 +8,16 @@ import Testing
 @testable import PagerStorage
 
 /// A value tests set by hand and a store reads from its own thread.
-final class Dial<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: Value
+struct Dial<Value: Sendable>: Sendable {
+    private let value: Locked<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { self.value = Locked(value) }
 
-    var current: Value { lock.withLock { value } }
+    var current: Value { value.withLock { $0 } }
 
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
 
-    func change(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
+    func change(_ body: (inout Value) -> Void) { value.withLock { body(&$0) } }
 }
 
 @Suite("SQLiteSessionStore: what a change costs the disk, folds by bytes, space given back, damage")

@@ -156,10 +156,15 @@ struct StoredRecordTests {
         #expect(read.index == nil && read.isEmpty && read.version == 7)
     }
 
-    @Test("the position alone is small: index and transition, whatever the pages hold")
+    @Test("the position alone is small: index, transition and the drag deadline, whatever the pages hold")
     func positionIsSmall() throws {
         let pager = try Self.richPager()
-        #expect(String(decoding: StoredRecord.position(of: pager), as: UTF8.self) == #"[2,[2,0,0.25,"forward"]]"#)
+        // No overscroll or timer; settings version 1; the swipe given up 15 s after it was set.
+        #expect(
+            String(decoding: StoredRecord.position(of: pager), as: UTF8.self)
+                == #"[2,[2,0,0.25,"forward"],null,null,1,15000]"#)
+        let resting = try pager.applying(.endTransition(completed: false)).pager
+        #expect(String(decoding: StoredRecord.position(of: resting), as: UTF8.self) == "[2,null]")
     }
 
     @Test(

@@ -22,12 +22,34 @@ public final class PagerdProcess: @unchecked Sendable {
         return url
     }
 
-    /// Starts pagerd with `arguments`, in the repository root, logging to a captured stderr. It
-    /// keeps sessions in memory (config/pagerd.json names a data file) unless `environment` says
-    /// otherwise.
-    public static func launch(arguments: [String], environment: [String: String] = [:]) throws -> PagerdProcess {
+    /// The release build's executable (`swift build -c release`, which `make test` runs before
+    /// the tests) when it exists and no file under Sources is newer, else ``executableURL``; with
+    /// `PAGERD_BINARY` set, that. For tests that drive a server hard, where a debug build is
+    /// several times slower.
+    public static var fastestExecutableURL: URL {
+        if ProcessInfo.processInfo.environment["PAGERD_BINARY"] != nil { return executableURL }
+        let release = repositoryRoot.appendingPathComponent(".build/release/pagerd")
+        let files = FileManager.default
+        guard let built = (try? files.attributesOfItem(atPath: release.path))?[.modificationDate] as? Date else {
+            return executableURL
+        }
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        let entries = files.enumerator(at: sources, includingPropertiesForKeys: [.contentModificationDateKey])
+        while let url = entries?.nextObject() as? URL {
+            let changed = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+            if let changed, changed > built { return executableURL }
+        }
+        return release
+    }
+
+    /// Starts pagerd (`executable`, by default ``executableURL``) with `arguments`, in the
+    /// repository root, logging to a captured stderr. It keeps sessions in memory
+    /// (config/pagerd.json names a data file) unless `environment` says otherwise.
+    public static func launch(
+        arguments: [String], environment: [String: String] = [:], executable: URL = executableURL
+    ) throws -> PagerdProcess {
         let child = PagerdProcess()
-        child.process.executableURL = executableURL
+        child.process.executableURL = executable
         child.process.arguments = arguments
         child.process.currentDirectoryURL = repositoryRoot
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PAGERD_") }

@@ -81,7 +81,7 @@ def open_page(driver, url):
 def create_in_page(browser, template):
     """Picks `template` in the page's form, creates a session from it, and answers its id once
     the page shows it (the page opens a session of its own on load, which this one replaces)."""
-    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5 and session_of(d))
+    wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 6 and session_of(d))
     before = session_of(browser)
     Select(browser.find_element(By.ID, "template")).select_by_value(template)
     browser.find_element(By.ID, "create-button").click()
@@ -553,7 +553,7 @@ def test_the_page_fits_a_phone(pagerd, browser):
     for width in (420, 360):
         browser.set_window_size(width, 900)
         open_page(browser, f"http://127.0.0.1:{pagerd.port}/?template=posepicker")
-        wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 5)
+        wait_for(browser, lambda d: len(Select(d.find_element(By.ID, "template")).options) == 6)
         sizes = browser.execute_script("""
             const device = document.getElementById('device').getBoundingClientRect();
             return {scroll: document.scrollingElement.scrollWidth, client: document.documentElement.clientWidth,

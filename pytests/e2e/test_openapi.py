@@ -138,7 +138,21 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
         "preload": 2, "trailingAction": {"id": "add", "title": "Add"},
         "emptyState": {"title": "Nothing", "action": {"id": "add", "title": "Add"}},
     })
-    for sid in [*sessions.values(), full]:
+    # Every layout setting away from its default: several pages per view, an automatic bar, an
+    # inset indicator; a scrollable bar with its own selected width (tabs report baseWidth),
+    # centred tabs scrolled to the trailing edge, bounded widths, vertical pages.
+    layouts = create(server, {
+        "template": "media", "viewport": {"pagesPerView": 1.25, "pageSpacing": 10, "centered": True},
+        "tabBar": {"layout": "auto", "maxTabWidth": 120,
+                   "indicator": {"inset": {"leading": 8, "trailing": 8, "firstLeading": 12, "lastTrailing": 12}}},
+    })
+    widened = create(server, {
+        "pages": [{"id": f"w{i}", "title": "W" * (i + 1)} for i in range(4)], "orientation": "vertical",
+        "viewport": {"pagesPerView": 2, "pageSpacing": 4}, "mode": "loop",
+        "tabBar": {"layout": "scrollable", "alignment": "center", "selectedScrollPosition": "trailing",
+                   "minTabWidth": 40, "maxTabWidth": 60, "selectedTabWidth": 90},
+    })
+    for sid in [*sessions.values(), full, layouts, widened]:
         base = f"/v1/sessions/{sid}"
         for path in (base, base + "/settings", base + "/neighbors", base + "/pages"):
             status, headers, _ = get("GET", path)
@@ -170,6 +184,47 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     for method, suffix, body in steps:
         status, _, answer = get(method, base + suffix, body)
         assert status == 200, (method, suffix, answer)
+
+    # The members the layout settings add, in answers and in the settings document.
+    status, _, state = get("GET", f"/v1/sessions/{layouts}")
+    assert state["tabBar"]["effectiveLayout"] == "fixed" and state["viewport"]["pageSize"] == 310
+    status, _, state = get("GET", f"/v1/sessions/{widened}")
+    assert [tab.get("baseWidth") for tab in state["tabs"]] == [40, 48, 56, 60] and state["viewport"]["pageSize"] == 420
+    for sid, steps in [
+        (layouts, [("POST", "/scroll", {"offset": 100}), ("POST", "/select", {"index": 2}),
+                   ("PATCH", "", {"tabBar": {"layout": "scrollable", "selectedTabWidth": 150, "maxTabWidth": None,
+                                             "indicator": {"inset": {"firstLeading": None}}},
+                                  "viewport": {"centered": None}}),
+                   ("POST", "/scroll", {"windowOffset": 100}), ("POST", "/select", {"index": 0, "animation": "capped"})]),
+        (widened, [("POST", "/scroll", {"progress": -0.5}), ("POST", "/transition", {"phase": "end", "completed": True}),
+                   ("PATCH", "", {"layoutDirection": "rtl", "orientation": "horizontal"}),
+                   ("POST", "/scroll", {"offset": 200}),
+                   ("PATCH", "", {"tabBar": {"selectedTabWidth": None, "alignment": "trailing"},
+                                  "viewport": {"pagesPerView": None, "pageSpacing": None}})]),
+    ]:
+        for method, suffix, body in steps:
+            status, _, answer = get(method, f"/v1/sessions/{sid}" + suffix, body)
+            assert status == 200, (method, suffix, answer)
+        status, _, settings = get("GET", f"/v1/sessions/{sid}/settings")
+        assert status == 200
+    # The last PATCH put every page setting back: the state says nothing of them, and no tab
+    # reports a base width once no selected width applies.
+    assert set(answer["viewport"]) == {"width", "height"} and all("baseWidth" not in tab for tab in answer["tabs"])
+    assert settings["viewport"] == {"width": 390, "height": 844, "pagesPerView": 1, "pageSpacing": 0, "centered": False}
+    assert settings["tabBar"]["selectedTabWidth"] is None and settings["tabBar"]["maxTabWidth"] == 60
+    for body, field in [
+        ({"tabBar": {"alignment": "middle"}}, "tabBar.alignment"),
+        ({"tabBar": {"selectedScrollPosition": "start"}}, "tabBar.selectedScrollPosition"),
+        ({"tabBar": {"indicator": {"inset": {"lastTrailing": -1}}}}, "tabBar.indicator.inset.lastTrailing"),
+        ({"tabBar": {"minTabWidth": 80}}, "tabBar.maxTabWidth"),
+        ({"tabBar": {"selectedTabWidth": 0}}, "tabBar.selectedTabWidth"),
+        ({"tabBar": {"layout": "grid"}}, "tabBar.layout"),
+        ({"viewport": {"pagesPerView": 0.5}}, "viewport.pagesPerView"),
+        ({"viewport": {"pagesPerView": 3, "pageSpacing": 200}}, "viewport.pageSpacing"),
+        ({"viewport": {"centered": "yes"}}, "viewport.centered"),
+    ]:
+        status, _, problem = get("PATCH", f"/v1/sessions/{widened}", body)
+        assert (status, problem["code"], problem.get("field")) == (400, "invalid_request", field), (body, problem)
 
     piggy = f"/v1/sessions/{sessions['piggybank']}"
     assert get("PATCH", piggy, {"rubberBand": {"style": "linear"}})[0] == 200
@@ -244,7 +299,9 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     b = f"/v1/sessions/{sid}"
     for method, suffix, body in [
         ("POST", "/next", None), ("POST", "/scroll", {"progress": 0.5}), ("POST", "/pages", {"from": "bookmark"}),
-        ("POST", "/pages/posetalk/stack", {"screen": {"id": "d"}}), ("PATCH", "", {"preload": 2}),
+        ("POST", "/pages/posetalk/stack", {"screen": {"id": "d"}}),
+        ("PATCH", "", {"preload": 2, "viewport": {"pagesPerView": 2},
+                       "tabBar": {"layout": "scrollable", "selectedTabWidth": 120}}),
         ("POST", "/autoAdvance", {"action": "start"}), ("POST", "/select", {"page": "bookmark"}), ("POST", "/next", None),
         ("POST", "/autoAdvance", {"action": "stop"}),
     ]:

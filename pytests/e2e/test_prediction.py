@@ -27,7 +27,7 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
     summary = json.loads(lines[-1])
     print(f"\nprediction conformance: {summary['cases']} cases ({summary['tableCases']} in the table over "
           f"{summary['configs']} settings, {summary['sweepCases']} in the sweep, {summary['edgeCases']} refusals and extreme inputs), "
-          f"largest difference {summary['maxDiff']:.3g}, {summary['slivers']} server slivers, "
+          f"largest difference {summary['maxDiff']:.3g}, "
           f"{summary['requests']} requests in {summary['seconds']} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert summary["differences"] == 0

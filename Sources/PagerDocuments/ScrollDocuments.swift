@@ -1,0 +1,226 @@
+public import JSON
+public import PagerModel
+
+// pagerd's documents, as the JSON module parses them, read into PagerModel's prediction values,
+// and the prediction written back as the members of a scroll answer. PagerModel stays free of
+// JSON decoding; a client that decodes the documents itself (with JSONDecoder, say) builds
+// ScrollState and ScrollSettings directly and needs only PagerModel.
+
+extension ScrollState {
+    /// Reads the members a scroll starts from out of a state document (an answer, or an event's
+    /// data).
+    public init(document: JSONValue) throws(PredictionError) {
+        let state = try DocumentReader(document, path: "")
+        guard let pageCount = try state.integer("pageCount") else { throw state.mismatch("pageCount", "an integer") }
+        let index = try state.integer("index")
+        var transition: Transition?
+        if let member = try state.object("transition") {
+            guard let from = try member.integer("from"), let to = try member.integer("to"),
+                let progress = try member.number("progress"),
+                let direction = try member.choice("direction", as: Direction.self)
+            else { throw .unexpected("'transition' lacks a member.") }
+            transition = Transition(from: from, to: to, progress: progress, direction: direction)
+        }
+        var overscroll: Overscroll?
+        if let member = try state.object("overscroll") {
+            guard let edge = try member.choice("edge", as: Edge.self), let progress = try member.number("progress")
+            else { throw .unexpected("'overscroll' lacks a member.") }
+            overscroll = Overscroll(edge: edge, progress: progress)
+        }
+        var pageIDs: [Int: String] = [:]
+        func name(_ summary: DocumentReader) throws(PredictionError) {
+            if let position = try summary.integer("index"), let id = try summary.string("id") { pageIDs[position] = id }
+        }
+        if let index, let page = try state.object("page"), let id = try page.string("id") { pageIDs[index] = id }
+        for key in ["previous", "next"] {
+            if let summary = try state.object(key) { try name(summary) }
+        }
+        for key in ["preload", "visible"] {
+            for (position, item) in (try state.array(key) ?? []).enumerated() {
+                try name(try DocumentReader(item, path: "\(key)[\(position)]"))
+            }
+        }
+        var tabs: [Tab] = []
+        let tabValues = try state.array("tabs") ?? []
+        tabs.reserveCapacity(tabValues.count)
+        for (position, item) in tabValues.enumerated() {
+            let tab = try DocumentReader(item, path: "tabs[\(position)]")
+            try name(tab)
+            guard let width = try tab.number("width") else { throw tab.mismatch("width", "a number") }
+            tabs.append(Tab(width: width, baseWidth: try tab.number("baseWidth")))
+        }
+        let effectiveLayout = try state.object("tabBar")?.choice("effectiveLayout", as: TabLayout.self)
+        self.init(
+            index: index, pageCount: pageCount, transition: transition, overscroll: overscroll, tabs: tabs,
+            effectiveLayout: effectiveLayout, pageIDs: pageIDs)
+    }
+}
+
+extension ScrollSettings {
+    /// Reads the settings that bear on a scroll out of a settings document
+    /// (`GET /v1/sessions/{id}/settings`). A member that is absent takes its default, so a
+    /// document from a server without a newer setting reads as that setting's default.
+    public init(document: JSONValue) throws(PredictionError) {
+        let settings = try DocumentReader(document, path: "")
+        self.init()
+        if let mode = try settings.choice("mode", as: PagerMode.self) { self.mode = mode }
+        if let viewport = try settings.object("viewport") {
+            if let width = try viewport.number("width") { viewportWidth = width }
+            if let height = try viewport.number("height") { viewportHeight = height }
+            if let perView = try viewport.number("pagesPerView") { pagesPerView = perView }
+            if let spacing = try viewport.number("pageSpacing") { pageSpacing = spacing }
+            if let centered = try viewport.boolean("centered") { pagesCentered = centered }
+        }
+        if let direction = try settings.choice("layoutDirection", as: LayoutDirection.self) {
+            layoutDirection = direction
+        }
+        if let orientation = try settings.choice("orientation", as: Orientation.self) { self.orientation = orientation }
+        if let swipe = try settings.choice("swipe", as: SwipeLock.self) { self.swipe = swipe }
+        if let band = try settings.object("rubberBand") {
+            if let style = try band.choice("style", as: RubberBandStyle.self) { rubberBand.style = style }
+            if let ratio = try band.number("ratio") { rubberBand.ratio = ratio }
+        }
+        if let bar = try settings.object("tabBar") { tabBar = try Self.tabBar(bar) }
+    }
+
+    private static func tabBar(_ reader: DocumentReader) throws(PredictionError) -> TabBarSettings {
+        var bar = TabBarSettings()
+        if let layout = try reader.choice("layout", as: TabLayout.self) { bar.layout = layout }
+        if let spacing = try reader.number("spacing") { bar.spacing = spacing }
+        if let inset = try reader.number("inset") { bar.inset = inset }
+        if let alignment = try reader.choice("alignment", as: TabBarPosition.self) { bar.alignment = alignment }
+        if let position = try reader.choice("selectedScrollPosition", as: TabBarPosition.self) {
+            bar.selectedScrollPosition = position
+        }
+        bar.selectedTabWidth = try reader.number("selectedTabWidth")
+        if let indicator = try reader.object("indicator") {
+            if let style = try indicator.choice("style", as: IndicatorStyle.self) { bar.indicatorStyle = style }
+            if let tracking = try indicator.choice("tracking", as: IndicatorTracking.self) {
+                bar.indicatorTracking = tracking
+            }
+            if let overscroll = try indicator.choice("overscroll", as: IndicatorOverscroll.self) {
+                bar.indicatorOverscroll = overscroll
+            }
+            if let progressive = try indicator.boolean("progressive") { bar.indicatorProgressive = progressive }
+            if let height = try indicator.number("height") { bar.indicatorHeight = height }
+            if let inset = try indicator.object("inset") {
+                if let value = try inset.number("leading") { bar.indicatorInset.leading = value }
+                if let value = try inset.number("trailing") { bar.indicatorInset.trailing = value }
+                if let value = try inset.number("firstLeading") { bar.indicatorInset.firstLeading = value }
+                if let value = try inset.number("lastTrailing") { bar.indicatorInset.lastTrailing = value }
+            }
+        }
+        if let title = try reader.object("title") {
+            var style = TitleStyle()
+            if let color = try title.color("color") { style.color = color }
+            if let color = try title.color("selectedColor") { style.selectedColor = color }
+            if let scale = try title.number("scale") { style.scale = scale }
+            if let scale = try title.number("selectedScale") { style.selectedScale = scale }
+            bar.title = style
+        }
+        return bar
+    }
+}
+
+extension ScrollInput {
+    /// Reads a scroll request's body as pagerd reads it: an object with exactly one of
+    /// `progress`, `offset` or `windowOffset` (null counts as absent), a number, and no other
+    /// member. Throws the server's refusal, `invalid_request` naming the field.
+    public init(body: JSONValue) throws(PredictionError) {
+        guard let object = body.objectValue else {
+            throw PredictionError(
+                code: .invalidRequest, detail: "The body must be a JSON object, not \(body.kindName).")
+        }
+        let forms = ["progress", "offset", "windowOffset"]
+        for (key, _) in object where !forms.contains(key) {
+            throw PredictionError(
+                code: .invalidRequest, field: key,
+                detail: "Unknown member; expected one of offset, progress, windowOffset.")
+        }
+        var given: [(name: String, value: JSONValue)] = []
+        for name in forms {
+            if let value = object[name], !value.isNull { given.append((name, value)) }
+        }
+        guard given.count == 1 else {
+            throw PredictionError(
+                code: .invalidRequest, field: given.count > 1 ? given[1].name : "progress",
+                detail: "Send exactly one of 'progress', 'offset' or 'windowOffset'.")
+        }
+        let (name, value) = given[0]
+        guard let number = value.numberValue else {
+            throw PredictionError(
+                code: .invalidRequest, field: name, detail: "Expected a number, found \(value.kindName).")
+        }
+        switch name {
+        case "progress": self = .progress(number)
+        case "offset": self = .offset(number)
+        default: self = .windowOffset(number)
+        }
+    }
+}
+
+extension ScrollPredictor {
+    /// A predictor for the state document `state` and the settings document `settings`.
+    public init(state: JSONValue, settings: JSONValue) throws(PredictionError) {
+        try self.init(state: try ScrollState(document: state), settings: try ScrollSettings(document: settings))
+    }
+}
+
+/// The scroll members of pagerd's answer to `POST /v1/sessions/{id}/scroll` with the body
+/// `input`, from a state document and the settings document of the same `settingsVersion`, as
+/// the JSON module parses them. Throws what the server would answer (`invalid_request` for a bad
+/// body, then `empty_pager`), or `unexpected_response` for a document that is not pagerd's.
+public func predictScroll(
+    state: JSONValue, settings: JSONValue, input: JSONValue
+) throws(PredictionError)
+    -> ScrollMembers
+{
+    let scroll = try ScrollInput(body: input)
+    return try ScrollPredictor(state: state, settings: settings).predict(scroll)
+}
+
+extension ScrollMembers {
+    /// The members as pagerd's answer writes them: `transition`, `overscroll`, `pageOffset`,
+    /// `visible`, `indicator`, `tabBar` (`contentWidth` and `offset`), `tabs` (each tab's `x`,
+    /// `width`, `selection`, `selected`, and `color` and `scale` when titles are styled), and
+    /// `edge` and `blocked` when present.
+    public var document: JSONValue {
+        var object: JSONObject = [:]
+        object["transition"] =
+            transition.map {
+                [
+                    "from": .number(Double($0.from)), "to": .number(Double($0.to)), "progress": .number($0.progress),
+                    "direction": .string($0.direction.rawValue),
+                ]
+            } ?? .null
+        object["overscroll"] =
+            overscroll.map { ["edge": .string($0.edge.rawValue), "progress": .number($0.progress)] } ?? .null
+        object["pageOffset"] = .number(pageOffset)
+        object["visible"] = .array(
+            visible.map {
+                ["index": .number(Double($0.index)), "id": .string($0.id), "fraction": .number($0.fraction)]
+            })
+        object["indicator"] =
+            indicator.map { indicator in
+                [
+                    "x": .number(indicator.x), "width": .number(indicator.width), "height": .number(indicator.height),
+                    "segments": .array(indicator.segments.map { ["x": .number($0.x), "width": .number($0.width)] }),
+                    "alpha": .number(indicator.alpha),
+                ]
+            } ?? .null
+        object["tabBar"] = ["contentWidth": .number(tabBar.contentWidth), "offset": .number(tabBar.offset)]
+        object["tabs"] = .array(
+            tabs.map { tab in
+                var member: JSONObject = [
+                    "x": .number(tab.x), "width": .number(tab.width), "selection": .number(tab.selection),
+                    "selected": .bool(tab.selected),
+                ]
+                if let color = tab.color { member["color"] = .string(color.hex) }
+                if let scale = tab.scale { member["scale"] = .number(scale) }
+                return .object(member)
+            })
+        if let edge { object["edge"] = .string(edge.rawValue) }
+        if let blocked { object["blocked"] = .string(blocked.rawValue) }
+        return .object(object)
+    }
+}
