@@ -4,7 +4,7 @@ PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
 .PHONY: deps postgres-deps build run lint format test test-swift generate-client check-client-package test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean load load-cluster memory recovery bench hardening ticks
+	container-check clean load load-cluster memory recovery bench hardening ticks fanout
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
 # find them; prlimit (util-linux) is used by the disk-full test.
@@ -114,6 +114,18 @@ recovery: deps build
 # share of one core with the timers running and stopped (see bench/ticks.py for the knobs).
 ticks: deps build
 	$(PYTHON) bench/ticks.py
+
+# An audience: FANOUT_WATCHERS (10,000) event streams on one session (bench/fanout.c, one epoll
+# thread), FANOUT_CHANGES (20) moves, each timed to every watcher; RSS per watcher, server CPU per
+# change, and POST …/next at 64 connections beside the audience (bench/fanout.py for the knobs;
+# PAGERD_* settings pass through, e.g. PAGERD_CONNECTION_MEMORY_LIMIT=4096).
+.build/bench/fanout: bench/fanout.c
+	@mkdir -p .build/bench
+	cc -O2 -Wall -Wextra -o $@ bench/fanout.c
+
+fanout: deps build .build/bench/fanout
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	$(PYTHON) bench/fanout.py
 
 # Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
 memory: deps build

@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
         .systemLibrary(
@@ -56,6 +57,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // Linux's epoll, for the peer watcher (Glibc's module does not export it).
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -69,17 +72,21 @@ let package = Package(
         .target(name: "Locking"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "Locking", .product(name: "HTTPTypes", package: "swift-http-types")]),
+            dependencies: [
+                "CMicroHTTPD", "CEpoll", "Locking", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .target(name: "JSON"),
         .target(name: "PagerModel", dependencies: ["JSON"]),
         .target(name: "PagerDocuments", dependencies: ["JSON", "PagerModel"]),
         .target(name: "PagerSessions", dependencies: ["PagerModel", "Locking"]),
         .target(
             name: "PagerStorage", dependencies: ["CSQLite", "CLibPQ", "JSON", "Locking", "PagerModel", "PagerSessions"]),
+        // Access tokens: the keys, verification under pagerd's rules and minting (JWTs through jwt-kit).
+        .target(name: "PagerAccess", dependencies: ["JSON", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(
             name: "PagerAPI",
             dependencies: [
-                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions",
+                "MicroHTTP", "JSON", "Locking", "PagerModel", "PagerSessions", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -92,7 +99,7 @@ let package = Package(
         .target(
             name: "PagerApp",
             dependencies: [
-                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI", "PagerStorage",
+                "MicroHTTP", "JSON", "PagerModel", "PagerSessions", "PagerAPI", "PagerStorage", "PagerAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -131,7 +138,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Locking", "MicroHTTP", "PagerModel", "PagerSessions",
+                "Locking", "MicroHTTP", "PagerModel", "PagerSessions", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/TestSupport"),
@@ -148,9 +155,10 @@ let package = Package(
         .testTarget(
             name: "PagerAPITests",
             dependencies: [
-                "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport",
+                "PagerAPI", "PagerSessions", "PagerModel", "JSON", "MicroHTTP", "TestSupport", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        .testTarget(name: "PagerAccessTests", dependencies: ["PagerAccess", "JSON", "TestSupport"]),
         .testTarget(
             name: "PredictionTests", dependencies: ["PagerDocuments", "PagerModel", "JSON", "TestSupport"]),
         .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
@@ -165,7 +173,8 @@ let package = Package(
         .testTarget(
             name: "PagerdClientTests",
             dependencies: [
-                "PagerdClient", "TestSupport", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "PagerdClient", "TestSupport", "PagerAccess",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]),
     ]
 )

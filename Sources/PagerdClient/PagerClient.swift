@@ -7,6 +7,10 @@ public import OpenAPIRuntime
 public typealias PagerState = Components.Schemas.State
 /// A session's effective settings, every member present (docs/api.md, «Settings»).
 public typealias PagerSettings = Components.Schemas.Settings
+/// The `control` and `watch` tokens pagerd mints for a new session (docs/api.md, «Access tokens»).
+public typealias SessionAccess = Components.Schemas.SessionAccess
+/// A token minted by ``PagerClient/mintToken(scope:ttl:)``.
+public typealias MintedToken = Components.Schemas.MintedToken
 /// The stable codes of pagerd's problems.
 public typealias ProblemCode = Components.Schemas.ProblemCode
 
@@ -44,6 +48,10 @@ public actor PagerClient {
     public private(set) var state: PagerState?
     /// The session's settings, as ``loadSettings()`` last read them.
     public internal(set) var settings: PagerSettings?
+    /// The tokens pagerd minted for the session this client created (`control` and `watch`),
+    /// when the server signs tokens and the create was made with `authToken` or a `create`
+    /// token; nil otherwise, and once the client opens or deletes a session.
+    public private(set) var access: SessionAccess?
 
     /// Creates a client of the pagerd at `baseURL`.
     ///
@@ -90,10 +98,11 @@ public actor PagerClient {
     public func createSession(_ request: Components.Schemas.CreateSession) async throws(PagerClientError) -> PagerState
     {
         let created = try await call { try await api.createSession(body: .json(request)).created.body.json }
-        sessionID = created.id
-        state = created
+        sessionID = created.value1.id
+        state = created.value1
         settings = nil
-        return created
+        access = created.value2.access
+        return created.value1
     }
 
     /// Makes an existing session the client's, reading its state.
@@ -103,6 +112,7 @@ public actor PagerClient {
         sessionID = id
         state = read
         settings = nil
+        access = nil
         return read
     }
 
@@ -130,6 +140,21 @@ public actor PagerClient {
         sessionID = nil
         state = nil
         settings = nil
+        access = nil
+    }
+
+    /// Mints a token for the session (`POST …/tokens`): `watch` for a read-only follower,
+    /// `drive` for a presenter's remote, `control` for everything. Needs `authToken`, or a
+    /// `control` token (which mints `watch` and `drive` only, expiring no later than itself);
+    /// `ttl` in seconds, the server's default (an hour at most) when nil. A server without a
+    /// signing key refuses with `409 signing_unavailable`.
+    public func mintToken(
+        scope: Components.Schemas.MintTokenRequest.ScopePayload, ttl: Int? = nil
+    ) async throws(PagerClientError) -> MintedToken {
+        let id = try requireSession()
+        return try await call {
+            try await api.mintToken(path: .init(id: id), body: .json(.init(scope: scope, ttl: ttl))).created.body.json
+        }
     }
 
     // MARK: - The state the client holds

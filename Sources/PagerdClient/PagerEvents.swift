@@ -26,10 +26,16 @@ extension PagerClient {
     ///   version seen, so no change is missed; the attempts wait 0.25 s, doubling to 15 s, less
     ///   up to half at random, and start again from 0.25 s once a connection is made.
     /// - A refusal that waiting will not change (any status from 400 to 499 but 408 and 429:
-    ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a stream sending what is not an event of the
-    ///   contract. A `deleted` event is the last: the sequence ends after it.
+    ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a
+    ///   stream sending what is not an event of the contract. A `deleted` event is the last: the
+    ///   sequence ends after it.
     /// - Cancelling the task that iterates ends the sequence (and its connection) at once; so
     ///   does dropping the iterator.
+    /// - A stream opened with an access token ends with `expired` when the token does: the
+    ///   sequence connects again at once with the token set then (``PagerClient/setToken(_:)``),
+    ///   from the last version seen, without a gap. Replace the token before its `expiresAt`;
+    ///   if the server refuses the one set (`401 unauthorized`), the sequence ends with that
+    ///   error, and `events(after: state.version)` with a new token resumes it.
     ///
     /// The client's ``state`` follows the events. The stream carries the bearer token in the
     /// `Authorization` header like every request.
@@ -109,6 +115,10 @@ public struct PagerEvents: AsyncSequence, Sendable {
                 }
                 guard let received else {
                     connection = nil  // the server ended the stream (a restart): connect again
+                    continue
+                }
+                if received.event == EventKind.expired.rawValue {
+                    connection = nil  // the stream's token expired: connect again with the token now set
                     continue
                 }
                 guard let event = try decode(received) else { continue }

@@ -122,6 +122,22 @@ extension Components {
             }
         }
         public struct Forbidden: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Forbidden/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// For a token: `Bearer realm="pagerd", error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
+                ///
+                /// - Remark: Generated from `#/components/responses/Forbidden/headers/WWW-Authenticate`.
+                public var wwwAuthenticate: Swift.String?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - wwwAuthenticate: For a token: `Bearer realm="pagerd", error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
+                public init(wwwAuthenticate: Swift.String? = nil) {
+                    self.wwwAuthenticate = wwwAuthenticate
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.Forbidden.Headers
             /// - Remark: Generated from `#/components/responses/Forbidden/content`.
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/components/responses/Forbidden/content/application\/problem+json`.
@@ -144,22 +160,27 @@ extension Components {
             /// Creates a new `Forbidden`.
             ///
             /// - Parameters:
+            ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
-            public init(body: Components.Responses.Forbidden.Body) {
+            public init(
+                headers: Components.Responses.Forbidden.Headers = .init(),
+                body: Components.Responses.Forbidden.Body
+            ) {
+                self.headers = headers
                 self.body = body
             }
         }
         public struct Unauthorized: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Unauthorized/headers`.
             public struct Headers: Sendable, Hashable {
-                /// Bearer.
+                /// `Bearer realm="pagerd"` when no credential came in a form the operation reads; `Bearer realm="pagerd", error="invalid_token"` when one did and was refused.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
                 public var wwwAuthenticate: Swift.String?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - wwwAuthenticate: Bearer.
+                ///   - wwwAuthenticate: `Bearer realm="pagerd"` when no credential came in a form the operation reads; `Bearer realm="pagerd", error="invalid_token"` when one did and was refused.
                 public init(wwwAuthenticate: Swift.String? = nil) {
                     self.wwwAuthenticate = wwwAuthenticate
                 }

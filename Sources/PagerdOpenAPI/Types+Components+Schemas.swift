@@ -99,6 +99,7 @@ extension Components {
             case stackRoot = "stack_root"
             case duplicatePageId = "duplicate_page_id"
             case swipeLocked = "swipe_locked"
+            case signingUnavailable = "signing_unavailable"
             case lengthRequired = "length_required"
             case versionMismatch = "version_mismatch"
             case bodyTooLarge = "body_too_large"
@@ -1826,6 +1827,7 @@ extension Components {
             case actionRequested = "actionRequested"
             case autoAdvanceChanged = "autoAdvanceChanged"
             case deleted = "deleted"
+            case expired = "expired"
         }
         /// The pages a swipe would reach, without changing anything.
         ///
@@ -5158,6 +5160,214 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "screen"
                 ])
+            }
+        }
+        /// The state document of a new session; with accessKeys holding a key pagerd signs with, and the create authorised by authToken or a `create` token, also `access`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreatedState`.
+        public struct CreatedState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CreatedState/value1`.
+            public var value1: Components.Schemas.State
+            /// - Remark: Generated from `#/components/schemas/CreatedState/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CreatedState/value2/access`.
+                public var access: Components.Schemas.SessionAccess?
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - access:
+                public init(access: Components.Schemas.SessionAccess? = nil) {
+                    self.access = access
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case access
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CreatedState/value2`.
+            public var value2: Components.Schemas.CreatedState.Value2Payload
+            /// Creates a new `CreatedState`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas.State,
+                value2: Components.Schemas.CreatedState.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// Tokens pagerd minted for the new session, each valid for accessTokenMaxLifetime, or until the create's own token expires when that is sooner.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SessionAccess`.
+        public struct SessionAccess: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SessionAccess/control`.
+            public var control: Components.Schemas.MintedAccess
+            /// - Remark: Generated from `#/components/schemas/SessionAccess/watch`.
+            public var watch: Components.Schemas.MintedAccess
+            /// Creates a new `SessionAccess`.
+            ///
+            /// - Parameters:
+            ///   - control:
+            ///   - watch:
+            public init(
+                control: Components.Schemas.MintedAccess,
+                watch: Components.Schemas.MintedAccess
+            ) {
+                self.control = control
+                self.watch = watch
+            }
+            public enum CodingKeys: String, CodingKey {
+                case control
+                case watch
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MintedAccess`.
+        public struct MintedAccess: Codable, Hashable, Sendable {
+            /// A JSON Web Token: header {alg, kid, typ: at+jwt}, claims exactly {aud, sub, scope, iat, exp}.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintedAccess/token`.
+            public var token: Swift.String
+            /// The token's exp, in Unix seconds (not milliseconds).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintedAccess/expiresAt`.
+            public var expiresAt: Swift.Int
+            /// Creates a new `MintedAccess`.
+            ///
+            /// - Parameters:
+            ///   - token: A JSON Web Token: header {alg, kid, typ: at+jwt}, claims exactly {aud, sub, scope, iat, exp}.
+            ///   - expiresAt: The token's exp, in Unix seconds (not milliseconds).
+            public init(
+                token: Swift.String,
+                expiresAt: Swift.Int
+            ) {
+                self.token = token
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MintTokenRequest`.
+        public struct MintTokenRequest: Codable, Hashable, Sendable {
+            /// authToken mints any; a control token mints watch or drive (control: 403).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintTokenRequest/scope`.
+            @frozen public enum ScopePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case watch = "watch"
+                case drive = "drive"
+                case control = "control"
+            }
+            /// authToken mints any; a control token mints watch or drive (control: 403).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintTokenRequest/scope`.
+            public var scope: Components.Schemas.MintTokenRequest.ScopePayload
+            /// Seconds the token lives, at most accessTokenMaxLifetime (default 3600, or accessTokenMaxLifetime when shorter); cut to the minting token's own exp.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintTokenRequest/ttl`.
+            public var ttl: Swift.Int?
+            /// Creates a new `MintTokenRequest`.
+            ///
+            /// - Parameters:
+            ///   - scope: authToken mints any; a control token mints watch or drive (control: 403).
+            ///   - ttl: Seconds the token lives, at most accessTokenMaxLifetime (default 3600, or accessTokenMaxLifetime when shorter); cut to the minting token's own exp.
+            public init(
+                scope: Components.Schemas.MintTokenRequest.ScopePayload,
+                ttl: Swift.Int? = nil
+            ) {
+                self.scope = scope
+                self.ttl = ttl
+            }
+            public enum CodingKeys: String, CodingKey {
+                case scope
+                case ttl
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.scope = try container.decode(
+                    Components.Schemas.MintTokenRequest.ScopePayload.self,
+                    forKey: .scope
+                )
+                self.ttl = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .ttl
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "scope",
+                    "ttl"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MintedToken`.
+        public struct MintedToken: Codable, Hashable, Sendable {
+            /// A JSON Web Token: header {alg, kid, typ: at+jwt}, claims exactly {aud, sub, scope, iat, exp}.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintedToken/token`.
+            public var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MintedToken/scope`.
+            @frozen public enum ScopePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case watch = "watch"
+                case drive = "drive"
+                case control = "control"
+            }
+            /// - Remark: Generated from `#/components/schemas/MintedToken/scope`.
+            public var scope: Components.Schemas.MintedToken.ScopePayload
+            /// - Remark: Generated from `#/components/schemas/MintedToken/sessionId`.
+            public var sessionId: Swift.String
+            /// The token's exp, in Unix seconds (not milliseconds).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MintedToken/expiresAt`.
+            public var expiresAt: Swift.Int
+            /// Creates a new `MintedToken`.
+            ///
+            /// - Parameters:
+            ///   - token: A JSON Web Token: header {alg, kid, typ: at+jwt}, claims exactly {aud, sub, scope, iat, exp}.
+            ///   - scope:
+            ///   - sessionId:
+            ///   - expiresAt: The token's exp, in Unix seconds (not milliseconds).
+            public init(
+                token: Swift.String,
+                scope: Components.Schemas.MintedToken.ScopePayload,
+                sessionId: Swift.String,
+                expiresAt: Swift.Int
+            ) {
+                self.token = token
+                self.scope = scope
+                self.sessionId = sessionId
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case scope
+                case sessionId
+                case expiresAt
+            }
+        }
+        /// The data of the last event (`expired`) of a stream opened with an access token, sent when that token stops being accepted (exp + 30 s): the version of the last state the stream sent, to resume from with ?lastEventId=.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExpiredEvent`.
+        public struct ExpiredEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExpiredEvent/version`.
+            public var version: Swift.Int
+            /// Creates a new `ExpiredEvent`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            public init(version: Swift.Int) {
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case version
             }
         }
         /// - Remark: Generated from `#/components/schemas/AutoAdvanceControl`.

@@ -1223,7 +1223,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/templates/get(listTemplates)/responses/401`.
             ///
@@ -1426,7 +1426,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/templates/{name}/get(getTemplate)/responses/401`.
             ///
@@ -1625,12 +1625,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/content/application\/json`.
-                    case json(Components.Schemas.State)
+                    case json(Components.Schemas.CreatedState)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.State {
+                    public var json: Components.Schemas.CreatedState {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -1654,7 +1654,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Created: the new session's state document.
+            /// Created: the new session's state document, with `access` when pagerd minted tokens for it.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/201`.
             ///
@@ -1700,7 +1700,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/401`.
             ///
@@ -1723,7 +1723,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/403`.
             ///
@@ -1792,7 +1792,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/409`.
             ///
@@ -2093,7 +2093,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/401`.
             ///
@@ -2336,7 +2336,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/401`.
             ///
@@ -2359,7 +2359,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/403`.
             ///
@@ -2428,7 +2428,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/409`.
             ///
@@ -2764,7 +2764,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/401`.
             ///
@@ -2787,7 +2787,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/403`.
             ///
@@ -3087,7 +3087,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/settings/get(getSettings)/responses/401`.
             ///
@@ -3328,7 +3328,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/401`.
             ///
@@ -3351,7 +3351,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/403`.
             ///
@@ -3420,7 +3420,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/409`.
             ///
@@ -3730,7 +3730,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/401`.
             ///
@@ -3753,7 +3753,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/403`.
             ///
@@ -3822,7 +3822,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/409`.
             ///
@@ -4132,7 +4132,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/401`.
             ///
@@ -4155,7 +4155,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/403`.
             ///
@@ -4224,7 +4224,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/409`.
             ///
@@ -4557,7 +4557,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/401`.
             ///
@@ -4580,7 +4580,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/403`.
             ///
@@ -4649,7 +4649,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/409`.
             ///
@@ -4959,7 +4959,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/401`.
             ///
@@ -4982,7 +4982,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/403`.
             ///
@@ -5051,7 +5051,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/409`.
             ///
@@ -5386,7 +5386,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/autoAdvance/post(autoAdvance)/responses/401`.
             ///
@@ -5409,7 +5409,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/autoAdvance/post(autoAdvance)/responses/403`.
             ///
@@ -5775,7 +5775,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/401`.
             ///
@@ -6024,7 +6024,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/401`.
             ///
@@ -6265,7 +6265,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/401`.
             ///
@@ -6288,7 +6288,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/403`.
             ///
@@ -6357,7 +6357,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/409`.
             ///
@@ -6692,7 +6692,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/401`.
             ///
@@ -6715,7 +6715,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/403`.
             ///
@@ -6784,7 +6784,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/409`.
             ///
@@ -7126,7 +7126,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/patch(updatePage)/responses/401`.
             ///
@@ -7149,7 +7149,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/patch(updatePage)/responses/403`.
             ///
@@ -7528,7 +7528,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/delete(removePage)/responses/401`.
             ///
@@ -7551,7 +7551,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/delete(removePage)/responses/403`.
             ///
@@ -7916,7 +7916,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/post(pushScreen)/responses/401`.
             ///
@@ -7939,7 +7939,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/post(pushScreen)/responses/403`.
             ///
@@ -8338,7 +8338,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/401`.
             ///
@@ -8361,7 +8361,7 @@ public enum Operations {
                     }
                 }
             }
-            /// forbidden: a change sent by a web page whose Origin is not in corsOrigins.
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/403`.
             ///
@@ -8430,7 +8430,7 @@ public enum Operations {
                     }
                 }
             }
-            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, or swipe_locked (a transition begun a way `swipe` locks).
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/409`.
             ///
@@ -8628,6 +8628,404 @@ public enum Operations {
             }
         }
     }
+    /// Mint a watch, drive or control token for the session
+    ///
+    /// Needs authToken, or a `control` token for the session. pagerd signs with the first access key that has a secret or a private key; without one it answers 409 signing_unavailable (after 404 for a session that does not exist). A token minted with an access token expires no later than that token; watch and drive tokens mint nothing (403).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)`.
+    public enum MintToken {
+        public static let id: Swift.String = "mintToken"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The session id that create answered with.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/path/id`.
+                public var id: Components.Parameters.SessionID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session id that create answered with.
+                public init(id: Components.Parameters.SessionID) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.MintToken.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MintToken.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.MintToken.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.MintToken.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.MintTokenRequest)
+            }
+            public var body: Operations.MintToken.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.MintToken.Input.Path,
+                headers: Operations.MintToken.Input.Headers = .init(),
+                body: Operations.MintToken.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// no-store
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: no-store
+                    public init(cacheControl: Swift.String? = nil) {
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.MintToken.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.MintedToken)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.MintedToken {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.MintToken.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.MintToken.Output.Created.Headers = .init(),
+                    body: Operations.MintToken.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The token.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.MintToken.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.MintToken.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// invalid_json: the body does not parse (a member twice in one object, more than 4,096 members, nesting deeper than 64 levels); invalid_request: a member is missing, unknown or out of range (`field` names it), or the message's framing is ambiguous.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// session_not_found (no live session has the id), page_not_found, template_not_found, or not_found (no such path).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// method_not_allowed: the path exists with other methods.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/405`.
+            ///
+            /// HTTP response code: `405 methodNotAllowed`.
+            case methodNotAllowed(Components.Responses.MethodNotAllowed)
+            /// The associated value of the enum case if `self` is `.methodNotAllowed`.
+            ///
+            /// - Throws: An error if `self` is not `.methodNotAllowed`.
+            /// - SeeAlso: `.methodNotAllowed`.
+            public var methodNotAllowed: Components.Responses.MethodNotAllowed {
+                get throws {
+                    switch self {
+                    case let .methodNotAllowed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "methodNotAllowed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// empty_pager (the pager has no pages to move through), stack_root (nothing to pop), duplicate_page_id, swipe_locked (a transition begun a way `swipe` locks), or signing_unavailable (POST …/tokens when no access key has a secret or a private key).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// length_required: a chunked body; send it with a Content-Length.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/411`.
+            ///
+            /// HTTP response code: `411 lengthRequired`.
+            case lengthRequired(Components.Responses.LengthRequired)
+            /// The associated value of the enum case if `self` is `.lengthRequired`.
+            ///
+            /// - Throws: An error if `self` is not `.lengthRequired`.
+            /// - SeeAlso: `.lengthRequired`.
+            public var lengthRequired: Components.Responses.LengthRequired {
+                get throws {
+                    switch self {
+                    case let .lengthRequired(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "lengthRequired",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// body_too_large: the body is larger than maxBodyBytes.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Follow the session's changes (Server-Sent Events)
     ///
     /// First a state event, then one event per change. A reader that falls behind gets coalesced updates ending at the newest state. The kinds are listed in x-event-kinds and the data of each in x-event-data (the Event schema).
@@ -8658,12 +9056,21 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/events/GET/query/lastEventId`.
                 public var lastEventId: Swift.String?
+                /// An access token, for clients that cannot set headers (EventSource); only with accessKeys set, and never together with the Authorization header. The stream then ends with an `expired` event when the token stops being accepted.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/events/GET/query/access_token`.
+                public var accessToken: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - lastEventId: The same as Last-Event-ID, for clients that cannot set headers (EventSource).
-                public init(lastEventId: Swift.String? = nil) {
+                ///   - accessToken: An access token, for clients that cannot set headers (EventSource); only with accessKeys set, and never together with the Authorization header. The stream then ends with an `expired` event when the token stops being accepted.
+                public init(
+                    lastEventId: Swift.String? = nil,
+                    accessToken: Swift.String? = nil
+                ) {
                     self.lastEventId = lastEventId
+                    self.accessToken = accessToken
                 }
             }
             public var query: Operations.StreamEvents.Input.Query
@@ -8756,7 +9163,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unauthorized: pagerd has an authToken and the request did not carry it.
+            /// unauthorized: pagerd has an authToken or accessKeys, and the request carried neither authToken nor an access token it accepts (missing, expired, not yet valid, living too long, for another audience, signed with an unknown key or another algorithm, or not signed right). With accessKeys this comes before any other check but the framing and shutdown ones, whatever the path and method.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/get(streamEvents)/responses/401`.
             ///
@@ -8774,6 +9181,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/get(streamEvents)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }

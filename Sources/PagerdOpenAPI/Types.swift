@@ -169,6 +169,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/{id}/pages/{pageId}/stack`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)`.
     func popScreen(_ input: Operations.PopScreen.Input) async throws -> Operations.PopScreen.Output
+    /// Mint a watch, drive or control token for the session
+    ///
+    /// Needs authToken, or a `control` token for the session. pagerd signs with the first access key that has a secret or a private key; without one it answers 409 signing_unavailable (after 404 for a session that does not exist). A token minted with an access token expires no later than that token; watch and drive tokens mint nothing (403).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)`.
+    func mintToken(_ input: Operations.MintToken.Input) async throws -> Operations.MintToken.Output
     /// Follow the session's changes (Server-Sent Events)
     ///
     /// First a state event, then one event per change. A reader that falls behind gets coalesced updates ending at the newest state. The kinds are listed in x-event-kinds and the data of each in x-event-data (the Event schema).
@@ -533,6 +540,23 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// Mint a watch, drive or control token for the session
+    ///
+    /// Needs authToken, or a `control` token for the session. pagerd signs with the first access key that has a secret or a private key; without one it answers 409 signing_unavailable (after 404 for a session that does not exist). A token minted with an access token expires no later than that token; watch and drive tokens mint nothing (403).
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)`.
+    public func mintToken(
+        path: Operations.MintToken.Input.Path,
+        headers: Operations.MintToken.Input.Headers = .init(),
+        body: Operations.MintToken.Input.Body
+    ) async throws -> Operations.MintToken.Output {
+        try await mintToken(Operations.MintToken.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Follow the session's changes (Server-Sent Events)
