@@ -64,7 +64,8 @@ public struct JSONReader {
         return try read(key).map { .set($0) } ?? .keep
     }
 
-    /// A badge member: a string, or an integer (SPEC §5.12; lengths and ranges are the model's).
+    /// A badge member: a string, or an integer (docs/api.md, «Tab icons and badges»; lengths and ranges are the
+    /// model's).
     public func badge(_ key: String) throws(PagerError) -> Badge? {
         guard let value = value(key) else { return nil }
         switch value {
