@@ -3,8 +3,8 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps postgres-deps build run lint format test test-swift test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean load load-cluster memory recovery bench hardening ticks
+.PHONY: deps postgres-deps build run lint format test test-swift generate-client check-client-package test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+	container-check clean load load-cluster memory recovery bench hardening ticks fanout
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
 # find them; prlimit (util-linux) is used by the disk-full test.
@@ -59,6 +59,17 @@ format:
 test: deps postgres-deps python-deps browser-deps nginx-deps lint
 	$(SWIFT) build -c release --product pagerd
 	tools/with-postgres.sh sh -c '$(SWIFT) test && PAGERD_BINARY=$(RELEASE_BIN) $(PYTHON) -m pytest -q pytests/e2e pytests/browser --ignore=pytests/e2e/test_cluster.py'
+	PAGERD_BINARY=$(RELEASE_BIN) tools/check-client-package.sh
+
+# The Swift client as an app uses it: a package outside the repository that depends on this one
+# builds only the client (no server library looked up) and runs against pagerd (docs/swift-client.md).
+check-client-package: build
+	PAGERD_BINARY=$(RELEASE_BIN) tools/check-client-package.sh
+
+# Regenerates Sources/PagerdOpenAPI from openapi.json (swift-openapi-generator, built
+# once in .build-openapi); run it after changing openapi.json and commit the result.
+generate-client:
+	tools/generate-client.sh
 
 test-swift: deps
 	$(SWIFT) test
@@ -104,6 +115,18 @@ recovery: deps build
 ticks: deps build
 	$(PYTHON) bench/ticks.py
 
+# An audience: FANOUT_WATCHERS (10,000) event streams on one session (bench/fanout.c, one epoll
+# thread), FANOUT_CHANGES (20) moves, each timed to every watcher; RSS per watcher, server CPU per
+# change, and POST …/next at 64 connections beside the audience (bench/fanout.py for the knobs;
+# PAGERD_* settings pass through, e.g. PAGERD_CONNECTION_MEMORY_LIMIT=4096).
+.build/bench/fanout: bench/fanout.c
+	@mkdir -p .build/bench
+	cc -O2 -Wall -Wextra -o $@ bench/fanout.c
+
+fanout: deps build .build/bench/fanout
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	$(PYTHON) bench/fanout.py
+
 # Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
 memory: deps build
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
@@ -113,12 +136,13 @@ memory: deps build
 bench: deps
 	PAGERD_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-bench benchmark --target PagerBenchmarks
 
-# The Swift tests under ThreadSanitizer and AddressSanitizer, each in its own build folder.
+# The Swift tests under ThreadSanitizer and AddressSanitizer, each in its own build folder, without
+# the Swift client (PAGERD_WITHOUT_CLIENT, see Package.swift).
 test-tsan: deps
-	PAGERD_SKIP_CONFORMANCE=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	PAGERD_WITHOUT_CLIENT=1 PAGERD_SKIP_CONFORMANCE=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 test-asan: deps
-	PAGERD_SKIP_PROCESS_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+	PAGERD_WITHOUT_CLIENT=1 PAGERD_SKIP_PROCESS_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # libFuzzer on the JSON parser and on request handling in-process, FUZZ_SECONDS each (default 60),
@@ -143,4 +167,4 @@ hardening: deps build
 	$(PYTHON) bench/hardening.py --binary $(RELEASE_BIN) --cwd .
 
 clean:
-	rm -rf .build .build-bench .build-tsan .build-asan .build-fuzz
+	rm -rf .build .build-bench .build-tsan .build-asan .build-fuzz .build-openapi .build-client-app

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make ticks`: what auto-advance costs the server (SPEC §5.10).
+"""`make ticks`: what auto-advance costs the server (docs/api.md, «Auto-advance»).
 
 Starts the release pagerd (memory store unless TICKS_STORAGE=sqlite), creates TICKS_SESSIONS
 (10,000) four-page loop sessions with auto-advance every TICKS_INTERVAL ms (1000), and measures the

@@ -133,11 +133,13 @@ class Contract:
         return base + pointer("content", media, "schema")
 
     def check_event(self, kind, data):
-        """Validates one event-stream event: its kind is listed and its data is an Event."""
+        """Validates one event-stream event: its kind is listed and its data is an Event (an
+        ExpiredEvent for `expired`, the last event of a stream whose token expired)."""
         media = self.document["paths"]["/v1/sessions/{id}/events"]["get"]["responses"]["200"]["content"]["text/event-stream"]
         assert kind in media["x-event-kinds"], f"event kind {kind} not described"
         assert kind in self.resolve({"$ref": "#/components/schemas/EventKind"})["enum"]
-        self.validate_schema(media["x-event-data"]["$ref"].lstrip("#"), data, f"the data of a {kind} event")
+        schema = media["x-expired-data" if kind == "expired" else "x-event-data"]["$ref"].lstrip("#")
+        self.validate_schema(schema, data, f"the data of a {kind} event")
         self.checked.setdefault("event:" + kind, set()).add(200)
 
 

@@ -139,12 +139,12 @@ class EventStream(Connection):
     """An event stream (`GET /v1/sessions/{id}/events`, optionally with Last-Event-ID) read block
     by block. When the server refuses it, `status`, `headers` and `body` hold the answer."""
 
-    def __init__(self, port, sid, source=None, timeout=10, last_event_id=None):
+    def __init__(self, port, sid, source=None, timeout=10, last_event_id=None, query=""):
         super().__init__(port, source, timeout)
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
-        self.send(request_bytes("GET", f"/v1/sessions/{sid}/events", headers=headers))
+        self.send(request_bytes("GET", f"/v1/sessions/{sid}/events{query}", headers=headers))
         self.status, self.headers = self.read_head()
         self.body = b"" if self.status == 200 else self.read_body(self.headers)
         self.text = ""

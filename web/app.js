@@ -4,11 +4,40 @@
 // a few requests (Session.drag()). The page follows the session's event stream, so several
 // windows on one session (?session=ID) stay in step, and auto-advance ticks made by the server
 // show up in all of them.
+//
+// With ?token=T the page sends T (pagerd's authToken, or an access token) on every request. A
+// watch token opens the page read-only: no controls are drawn and no command is sent. The
+// "Share to watch" link carries a watch token minted for the session (POST …/tokens), when the
+// page's own token may mint one.
 
 import { PagerdClient, predictScroll, withScroll } from "./pagerd.js";
 
 const $ = (id) => document.getElementById(id);
-const client = new PagerdClient();
+const pageParams = new URLSearchParams(location.search);
+const token = pageParams.get("token") ?? undefined;
+const client = new PagerdClient({ token });
+
+/**
+ * The scopes an access token claims, read from its payload without checking it (pagerd checks
+ * it); null for a token that is not a JWT (pagerd's authToken) or no token.
+ * @param {string | undefined} text
+ * @returns {string[] | null}
+ */
+function tokenScopes(text) {
+  const parts = text ? text.split(".") : [];
+  if (parts.length !== 3) return null;
+  try {
+    const json = atob(parts[1].replace(/-/g, "+").replace(/_/g, "/"));
+    const scope = JSON.parse(json).scope;
+    return typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
+  } catch {
+    return null;
+  }
+}
+
+// Read-only: the page's token is an access token that can neither drive nor control.
+const scopes = tokenScopes(token);
+const readOnly = scopes !== null && !scopes.includes("drive") && !scopes.includes("control");
 
 /** @type {import("./pagerd.js").Session | null} The session shown. */
 let session = null;
@@ -111,6 +140,7 @@ function show(next) {
     if (session === next) $("error").textContent = `Stopped following this session: ${event.detail.error.message}`;
   });
   next.follow();
+  shareToWatch(next);
   // Swipes are drawn from the settings; the session keeps them current once read.
   next.currentSettings().catch((error) => { if (session === next) $("error").textContent = error.message; });
   // The address names the session, so it can be reloaded or opened in another window.
@@ -119,6 +149,33 @@ function show(next) {
   url.hash = "";
   history.replaceState(null, "", url);
   render(next.state);
+}
+
+/** The demo's address for session `id`, with `withToken` in ?token= when given. */
+function pageURL(id, withToken) {
+  const query = new URLSearchParams({ session: id });
+  if (withToken) query.set("token", withToken);
+  return `${location.pathname}?${query}`;
+}
+
+/**
+ * Shows the "Share to watch" link: the page with a watch token minted for `target`, which opens
+ * read-only. Hidden when the page's token cannot mint one (no token, a watch or drive token, or
+ * a server without a signing key).
+ */
+async function shareToWatch(target) {
+  const link = $("share-watch");
+  link.hidden = true;
+  if (readOnly || !token) return;
+  try {
+    const minted = await target.mintToken("watch");
+    if (session !== target) return;
+    link.href = pageURL(target.id, minted.token);
+    link.dataset.expiresAt = String(minted.expiresAt);
+    link.hidden = false;
+  } catch {
+    // Nothing to share: the link stays hidden.
+  }
 }
 
 /**
@@ -252,7 +309,7 @@ function render(s, frame = {}) {
   if (s.trailingAction) $("trailing").textContent = s.trailingAction.title;
   $("push").disabled = s.empty;
   $("pop").disabled = s.empty || !(s.page && s.page.stack.length);
-  $("second-window").href = `${location.pathname}?session=${encodeURIComponent(s.id)}`;
+  $("second-window").href = pageURL(s.id, token);
   $("fact-version").textContent = s.version;
   $("fact-index").textContent = s.index;
   $("fact-offset").textContent = pageOffset;
@@ -457,7 +514,7 @@ function renderAutoAdvance(auto) {
 
 /** next or previous, with the server's announcement read out. */
 async function move(command) {
-  if (!session || animating) return;
+  if (readOnly || !session || animating) return;
   const target = session;
   const result = await attempt(() => target[command]());
   if (result) announce(result.announcement);
@@ -465,7 +522,7 @@ async function move(command) {
 
 /** A tab tap: a jump, whose keyframes are played before the final state is drawn. */
 async function select(index) {
-  if (!session || animating) return;
+  if (readOnly || !session || animating) return;
   const target = session;
   animating = true;
   try {
@@ -522,7 +579,7 @@ function pagerKeydown(event) {
 // MARK: Swipes
 
 function startDrag(event) {
-  if (!session || session.state.empty || animating || settling || !session.settings) return;
+  if (readOnly || !session || session.state.empty || animating || settling || !session.settings) return;
   const target = session;
   drag = {
     session: target,
@@ -613,13 +670,13 @@ function settle(target, from, drawn, { completed, progress }) {
 }
 
 async function patchSettings(patch) {
-  if (!session) return null;
+  if (readOnly || !session) return null;
   const target = session;
   return attempt(() => target.patch(patch));
 }
 
 async function addBottle() {
-  if (!session) return;
+  if (readOnly || !session) return;
   const target = session;
   const n = Date.now().toString(36);
   const count = target.state.pageCount;
@@ -633,7 +690,7 @@ async function addBottle() {
 /** Sends an auto-advance action, then moves the focus to `next` if the clicked button is now
  *  disabled (pause and resume take turns). */
 async function autoAdvance(action, next) {
-  if (!session) return;
+  if (readOnly || !session) return;
   const target = session;
   const result = await attempt(() => target.autoAdvance(action));
   if (result && document.activeElement && document.activeElement.disabled && !$(next).disabled) $(next).focus();
@@ -718,10 +775,20 @@ function wire() {
  * first template, so the page never starts empty.
  */
 async function start() {
-  wire();
-  await loadTemplates();
-  const params = new URLSearchParams(location.search);
+  // Read-only, app.css draws no control (the forms, the buttons, auto-advance, the layout
+  // switches), and none is wired: the page only follows the session.
+  document.body.classList.toggle("read-only", readOnly);
+  if (!readOnly) wire();
+  else $("tabstrip").addEventListener("keydown", tabKeydown);
+  const params = pageParams;
   const id = params.get("session") ?? /session=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
+  // A watch token opens its session and nothing else: it can create none.
+  if (readOnly) {
+    if (id) await openSession(() => client.open(id));
+    else $("error").textContent = "A watch token opens the session it was made for: ?session=ID is missing.";
+    return;
+  }
+  await loadTemplates();
   if (id) {
     if (await openSession(() => client.open(id))) return;
   }

@@ -252,6 +252,15 @@ export interface MintedToken {
   expiresAt: number;
 }
 
+/** A token minted with `POST /v1/sessions/{id}/tokens`. */
+export interface MintedSessionToken {
+  token: string;
+  scope: "watch" | "drive" | "control";
+  sessionId: string;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
 /** The tokens pagerd mints for a session it creates, when it has a signing key. */
 export interface SessionAccess {
   control: MintedToken;
@@ -550,8 +559,10 @@ export class PagerdError extends Error {
 export interface ClientOptions {
   /** The server's origin, such as "https://pager.example.com"; "" for the page's own. */
   baseURL?: string;
-  /** The bearer token, when the server requires one. */
+  /** The bearer token, when the server requires one: its authToken or an access token. */
   token?: string;
+  /** Answers a new token when an event stream's access token expired; the stream resumes. */
+  refreshToken?: () => Promise<string>;
   /** The fetch to use (the global one by default). */
   fetch?: typeof fetch;
 }
@@ -560,12 +571,14 @@ export class PagerdClient {
   constructor(options?: ClientOptions);
   baseURL: string;
   token: string | undefined;
+  refreshToken: (() => Promise<string>) | undefined;
   fetch: typeof fetch;
   headers(extra?: Record<string, string>): Record<string, string>;
   request(method: string, path: string, options?: RequestOptions & { body?: unknown; headers?: Record<string, string> }): Promise<Answer<any>>;
   create(definition: SessionDefinition, options?: RequestOptions): Promise<Session>;
   open(id: string, options?: RequestOptions): Promise<Session>;
   templates(options?: RequestOptions): Promise<TemplateSummary[]>;
+  mintToken(id: string, scope: "watch" | "drive" | "control", options?: { ttl?: number } & RequestOptions): Promise<MintedSessionToken>;
 }
 
 /** An event of a Session; `detail` depends on its type (SessionEventMap). */
@@ -602,6 +615,8 @@ export class Session extends EventTarget {
   /** The settings, once loaded; kept current afterwards. */
   settings: Settings | null;
   following: boolean;
+  /** Tokens pagerd minted when it created the session (null otherwise). */
+  access: SessionAccess | null;
   readonly version: number;
   readonly settingsCurrent: boolean;
   addEventListener<K extends keyof SessionEventMap>(type: K, listener: (event: SessionEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
@@ -629,6 +644,9 @@ export class Session extends EventTarget {
   pop(pageId: string, options?: { toRoot?: boolean } & CommandOptions): Promise<State>;
   pages(options?: RequestOptions): Promise<Page[]>;
   delete(options?: CommandOptions): Promise<void>;
+  mintToken(scope: "watch" | "drive" | "control", options?: { ttl?: number } & RequestOptions): Promise<MintedSessionToken>;
+  /** The event stream's URL for EventSource: the token in ?access_token=, the version in ?lastEventId=. */
+  eventSourceURL(options?: { token?: string; lastEventId?: number }): string;
   follow(options?: RequestOptions): void;
   unfollow(): void;
   drag(options: DragOptions): Drag;

@@ -6,6 +6,9 @@
 // - `PagerdClient` and `Session` send commands (with If-Match: a conflict is reported, never
 //   re-sent behind the caller's back), follow the session's event stream (read with fetch, so it
 //   carries the bearer token and stops on 401, 403 and 404), and keep the newest state document.
+//   The token is pagerd's authToken or an access token (a JWT for one session: `watch`, `drive`
+//   or `control`); `Session.mintToken()` asks pagerd for one (a "share to watch" link), and
+//   `Session.eventSourceURL()` gives the stream's URL with `?access_token=` for EventSource.
 // - `Session.drag()` draws a swipe from the prediction on every frame and tells the server a few
 //   times a second, then releases it by velocity.
 // Every failure is a `PagerdError`. The types are declared in pagerd.d.ts, next to this file.
@@ -850,14 +853,20 @@ export class PagerdClient {
    * @param {object} options
    * @param {string} [options.baseURL] The server's origin, such as "https://pager.example.com";
    *   "" (the default) for the page's own.
-   * @param {string} [options.token] The bearer token, when the server requires one.
+   * @param {string} [options.token] The bearer token, when the server requires one: its
+   *   authToken, or an access token.
+   * @param {() => Promise<string>} [options.refreshToken] Called when an event stream's access
+   *   token expired: answers a new token, and the stream resumes where it stopped. Without it the
+   *   stream stops ("stopped", code token_expired).
    * @param {typeof fetch} [options.fetch] The fetch to use (the global one by default).
    */
-  constructor({ baseURL = "", token, fetch: fetchFunction } = {}) {
+  constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction } = {}) {
     /** @type {string} */
     this.baseURL = baseURL.replace(/\/$/, "");
     /** @type {string | undefined} */
     this.token = token;
+    /** @type {(() => Promise<string>) | undefined} */
+    this.refreshToken = refreshToken;
     /** @type {typeof fetch} */
     this.fetch = fetchFunction ?? ((input, init) => globalThis.fetch(input, init));
   }
@@ -921,6 +930,22 @@ export class PagerdClient {
   }
 
   /**
+   * Asks pagerd for an access token for session `id` (POST …/tokens): `watch` (read and follow),
+   * `drive` (also move the pager) or `control` (everything). The client's token must be the
+   * server's authToken, or a control token for the session (which mints watch and drive only,
+   * expiring no later than itself).
+   * @param {string} id
+   * @param {"watch" | "drive" | "control"} scope
+   * @param {{ttl?: number} & import("./pagerd.js").RequestOptions} options `ttl` in seconds.
+   * @returns {Promise<import("./pagerd.js").MintedSessionToken>}
+   */
+  async mintToken(id, scope, { ttl, signal } = {}) {
+    const body = ttl === undefined ? { scope } : { scope, ttl };
+    const answer = await this.request("POST", `/v1/sessions/${encodeURIComponent(id)}/tokens`, { body, signal });
+    return answer.body;
+  }
+
+  /**
    * The templates sessions can be created from.
    * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").TemplateSummary[]>}
@@ -956,6 +981,9 @@ export function releasesByVelocity(settings) {
  * will try again; or a background settings load failed).
  */
 export class Session extends EventTarget {
+  /** While a new token for the stream is fetched (refreshToken): a promise, else null. */
+  #refreshing = null;
+
   /**
    * @param {PagerdClient} client
    * @param {import("./pagerd.js").State} state
@@ -978,6 +1006,8 @@ export class Session extends EventTarget {
     this.settingsChanged = state.settingsVersion ?? state.version;
     this.settingsLoad = null;
     this.stream = null;
+    /** @type {import("./pagerd.js").SessionAccess | null} Tokens pagerd minted when it created the session. */
+    this.access = state.access ?? null;
   }
 
   /** @returns {number} The version of the state held. */
@@ -1232,6 +1262,33 @@ export class Session extends EventTarget {
     await this.client.request("DELETE", this.path(), { headers, signal });
   }
 
+  /**
+   * Asks pagerd for an access token for this session (see PagerdClient.mintToken).
+   * @param {"watch" | "drive" | "control"} scope
+   * @param {{ttl?: number} & import("./pagerd.js").RequestOptions} options
+   * @returns {Promise<import("./pagerd.js").MintedSessionToken>}
+   */
+  mintToken(scope, options = {}) {
+    return this.client.mintToken(this.id, scope, options);
+  }
+
+  /**
+   * The event stream's URL for an EventSource, which cannot send headers: the token (`token`,
+   * or the client's) goes in `?access_token=` and the version to resume from in `?lastEventId=`.
+   * pagerd reads a query token only on this route, and only with access keys configured; a URL
+   * reaches logs and Referer, so give it a short-lived watch token. This module itself reads the
+   * stream with fetch and sends the token in the Authorization header (follow()).
+   * @param {{token?: string, lastEventId?: number}} options
+   * @returns {string}
+   */
+  eventSourceURL({ token = this.client.token, lastEventId } = {}) {
+    const query = new URLSearchParams();
+    if (token) query.set("access_token", token);
+    if (lastEventId !== undefined) query.set("lastEventId", String(lastEventId));
+    const search = query.toString();
+    return `${this.client.baseURL}${this.path("/events")}${search ? `?${search}` : ""}`;
+  }
+
   // MARK: The event stream
   //
   // The stream is read with fetch and parsed here rather than with EventSource, because
@@ -1300,6 +1357,12 @@ export class Session extends EventTarget {
         this.dispatchEvent(new SessionEvent("error", { error: failure }));
       }
       if (this.stream !== controller) return;
+      if (this.#refreshing) {
+        // The stream ended after `expired`: reopen at once with the new token.
+        await this.#refreshing;
+        this.#refreshing = null;
+        continue;
+      }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 5000);
     }
@@ -1360,9 +1423,19 @@ export class Session extends EventTarget {
       return true;
     }
     if (kind === "expired") {
-      // The token the stream was opened with is no longer accepted.
-      this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired." }));
-      return true;
+      // The token the stream was opened with is no longer accepted. With refreshToken, a new
+      // token is fetched and the stream reopened from the version reached (the loop sends it as
+      // Last-Event-ID); otherwise the stream stops.
+      const expired = new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired." });
+      if (!this.client.refreshToken) {
+        this.#stop(controller, expired);
+        return true;
+      }
+      this.#refreshing = this.client.refreshToken().then(
+        (token) => { this.client.token = token; },
+        (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
+      );
+      return false;
     }
     this.accept(document, kind, document.cause ?? "request");
     return false;

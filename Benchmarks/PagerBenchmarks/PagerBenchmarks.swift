@@ -38,8 +38,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // SPEC §5: the same scroll in a right-to-left, vertical pager with a rubber band, pulled past
-    // its last page (an overscroll, the indicator bouncing), next to the plain scroll above.
+    // docs/api.md, «Right to left», «Vertical pagers», «Overscroll and the trailing action»: the same scroll in a
+    // right-to-left, vertical pager with a rubber band, pulled past its last page (an overscroll, the indicator
+    // bouncing), next to the plain scroll above.
     for count in [4, 1000] {
         var wave2 = pager(pages: count)
         var settings = wave2.settings

@@ -257,7 +257,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// Writes `name: value` for an optional, writing null when it is nil.
+    /// Writes `name: value` for a parsed JSON value (a `.null` value is written as `null`).
     public mutating func member(_ name: String, _ value: JSONValue) {
         key(name)
         self.value(value)

@@ -41,6 +41,8 @@ public final class HTTPResponseStream: Sendable {
     }
 
     private let state = Locked(State())
+    /// The most room a drained buffer keeps.
+    static let keptCapacity = 512
 
     /// Creates an open stream with nothing buffered.
     public init() {}
@@ -61,6 +63,20 @@ public final class HTTPResponseStream: Sendable {
         state.withLock { state in
             state.finished = true
             state.wakeIfWaiting()
+        }
+    }
+
+    /// Queues `bytes` as the last the client gets and ends the stream once they are sent, in one
+    /// step, so no other write can come between them. Returns false, writing nothing, once the
+    /// stream is closed or finished.
+    @discardableResult
+    public func finish(after bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !state.finished else { return false }
+            state.buffer.append(contentsOf: bytes)
+            state.finished = true
+            state.wakeIfWaiting()
+            return true
         }
     }
 
@@ -125,7 +141,9 @@ public final class HTTPResponseStream: Sendable {
                 }
                 state.sent += count
                 if state.sent == state.buffer.count {
-                    state.buffer.removeAll(keepingCapacity: true)
+                    // A stream mostly waits: a drained buffer keeps its room only when small, so
+                    // an audience of thousands of idle streams holds no event-sized buffers.
+                    state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= Self.keptCapacity)
                     state.sent = 0
                 }
                 state.resumeRoomWaiterIfDue()

@@ -1,3 +1,4 @@
+private import CEpoll
 import Foundation
 import Locking
 
@@ -9,19 +10,22 @@ import Locking
 ///
 /// libmicrohttpd does not look at a suspended connection's socket, so without this a departed
 /// event-stream client would hold its slot until a heartbeat write failed (the first write to a
-/// closed peer usually succeeds, so the second). One thread polls every watched socket for
-/// `POLLRDHUP`/`POLLHUP`/`POLLERR` (an event-stream client sends nothing after its request) and
-/// calls the watch's handler, which ends the stream and resumes its connection. A change of the
-/// watch set wakes the thread through a pipe; changes that arrive together (one event fanned out
-/// to many streams) are taken in one pass, so the thread rebuilds its poll set once per batch.
+/// closed peer usually succeeds, so the second). The sockets are in one epoll set, registered for
+/// `EPOLLRDHUP` (an event-stream client sends nothing after its request; `EPOLLHUP` and
+/// `EPOLLERR` always come): one thread waits on it and calls a watch's handler, which ends the
+/// stream and resumes its connection. Adding or removing a watch is one `epoll_ctl`, made by the
+/// caller under the watcher's lock, so a change costs the same with ten streams or ten thousand
+/// (a `poll` over the whole set, rebuilt after each batch of changes, cost a pass over every
+/// socket per batch: with 10,000 streams, a third of the server's CPU while one change reached
+/// them all; docs/performance.md, «An audience»).
 ///
-/// (An epoll set, O(1) per change, was tried and lost connections under load: a stream's new
-/// connection sometimes never got its first event; `poll` over the whole set has not.)
-///
-/// The sockets belong to libmicrohttpd: the watcher never reads or closes them, and a watch must
-/// be removed before its connection is resumed (the descriptor may be reused once the connection
-/// completes). Each watch carries a serial number, so a poll result that raced with a removal is
-/// never applied to a later watch of the same descriptor number.
+/// The sockets belong to libmicrohttpd: the watcher never reads or closes them. A stream's socket
+/// stays watched while its connection is suspended and resumed, until the response is freed; the
+/// connection may complete and libmicrohttpd close the descriptor before that (closing takes it
+/// out of the epoll set), and the number be reused by a new connection. So each registration
+/// carries its watch's serial number as its epoll data, and an event is applied only to the watch
+/// with that serial: never to a later watch of the same number, whose `watch` replaces the stale
+/// entry (the hang-up of a connection that left must not end a newer stream on its number).
 final class PeerWatcher: Sendable {
     private struct Watch {
         let serial: UInt64
@@ -31,15 +35,19 @@ final class PeerWatcher: Sendable {
 
     private struct State {
         var watches: [Int32: Watch] = [:]
+        /// The descriptor of each watch by its serial, for the events, which carry the serial.
+        var bySerial: [UInt64: Int32] = [:]
         var nextSerial: UInt64 = 0
         /// Whether the watcher should run; cleared by `stop()`.
         var running = false
-        /// Whether the polling thread has not ended yet; `stop()` waits for it to clear.
+        /// Whether the waiting thread has not ended yet; `stop()` waits for it to clear.
         var threadLive = false
     }
 
     private let state = Locked(State())
-    /// A pipe whose write end wakes the polling thread when the watch set changes or it must stop.
+    /// The epoll set: the wake pipe's read end (data 0) and every watched socket (data: its serial).
+    private let epoll: Int32
+    /// A pipe whose write end wakes the thread when it must stop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -53,14 +61,21 @@ final class PeerWatcher: Sendable {
         }
         wakeRead = ends[0]
         wakeWrite = ends[1]
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        precondition(epoll >= 0, "cannot create the peer watcher's epoll set")
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = 0
+        precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, wakeRead, &event) == 0, "cannot watch the peer watcher's pipe")
     }
 
     deinit {
+        close(epoll)
         close(wakeRead)
         close(wakeWrite)
     }
 
-    /// Starts the polling thread.
+    /// Starts the waiting thread.
     func start() {
         let started = state.withLock { state -> Bool in
             guard !state.running else { return false }
@@ -74,12 +89,14 @@ final class PeerWatcher: Sendable {
         thread.start()
     }
 
-    /// Stops the polling thread and forgets every watch; returns once the thread has ended.
+    /// Stops the waiting thread and forgets every watch; returns once the thread has ended.
     func stop() {
         let wasRunning = state.withLock { state -> Bool in
             defer {
                 state.running = false
+                for descriptor in state.watches.keys { remove(descriptor) }
                 state.watches.removeAll()
+                state.bySerial.removeAll()
             }
             return state.running
         }
@@ -93,24 +110,47 @@ final class PeerWatcher: Sendable {
         guard descriptor >= 0 else { return }
         state.withLock { state in
             state.nextSerial += 1
-            state.watches[descriptor] = Watch(serial: state.nextSerial, owner: owner, onHangUp: onHangUp)
+            let serial = state.nextSerial
+            var event = epoll_event()
+            event.events = EPOLLRDHUP.rawValue
+            event.data.u64 = serial
+            if let previous = state.watches[descriptor] {
+                // The watch of a connection that completed before its response was freed: its
+                // descriptor was closed (and left the set) and now names a new connection.
+                state.bySerial[previous.serial] = nil
+            }
+            // ADD, or MOD when the number is still registered (a stale watch whose descriptor was
+            // never closed, or one forgotten by stop()).
+            if epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) != 0 {
+                guard errno == EEXIST, epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event) == 0 else {
+                    state.watches[descriptor] = nil
+                    return
+                }
+            }
+            state.watches[descriptor] = Watch(serial: serial, owner: owner, onHangUp: onHangUp)
+            state.bySerial[serial] = descriptor
         }
-        wake()
     }
 
-    /// Stops watching `descriptor` if `owner` watches it.
+    /// Stops watching `descriptor` if `owner` watches it; the descriptor is out of the epoll set
+    /// when this returns (if it was still open).
     func unwatch(_ descriptor: Int32, owner: ObjectIdentifier) {
         state.withLock { state in
-            if state.watches[descriptor]?.owner == owner { state.watches[descriptor] = nil }
+            guard let watch = state.watches[descriptor], watch.owner == owner else { return }
+            state.watches[descriptor] = nil
+            state.bySerial[watch.serial] = nil
+            remove(descriptor)
         }
     }
 
     /// The number of sockets watched.
     var count: Int { state.withLock { $0.watches.count } }
 
-    /// `POLLRDHUP`: the peer closed its end. Linux's value; Glibc exports it only to C code
-    /// built with `_GNU_SOURCE`.
-    private static let readHangUp: Int16 = 0x2000
+    /// Takes `descriptor` out of the epoll set. Called under the state's lock.
+    private func remove(_ descriptor: Int32) {
+        var unused = epoll_event()
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, &unused)
+    }
 
     private func wake() {
         var byte: UInt8 = 1
@@ -122,31 +162,28 @@ final class PeerWatcher: Sendable {
             state.withLock { $0.threadLive = false }
             state.notifyAll()
         }
-        while true {
-            guard let snapshot = state.withLock({ $0.running ? $0.watches.map { ($0.key, $0.value.serial) } : nil })
-            else {
-                return
-            }
-            var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            for (descriptor, _) in snapshot {
-                descriptors.append(pollfd(fd: descriptor, events: Self.readHangUp, revents: 0))
-            }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        while state.withLock({ $0.running }) {
+            let ready = epoll_wait(epoll, &events, Int32(events.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                return  // EBADF, EFAULT, EINVAL, ENOMEM: stop watching; heartbeats still reveal departed clients.
+                return  // EBADF, EFAULT, EINVAL: stop watching; heartbeats still reveal departed clients.
             }
-            if descriptors[0].revents != 0 { drainWakeups() }
-            let hangUp = Self.readHangUp | Int16(POLLHUP) | Int16(POLLERR) | Int16(POLLNVAL)
             var handlers: [@Sendable () -> Void] = []
             state.withLock { state in
-                for (position, (descriptor, serial)) in snapshot.enumerated()
-                where descriptors[position + 1].revents & hangUp != 0 {
-                    guard let watch = state.watches[descriptor], watch.serial == serial else { continue }
+                for event in events[0..<Int(ready)] {
+                    let serial = event.data.u64
+                    // The wake pipe (data 0), or a watch removed since the event was queued.
+                    guard serial != 0, let descriptor = state.bySerial[serial],
+                        let watch = state.watches[descriptor], watch.serial == serial
+                    else { continue }
                     state.watches[descriptor] = nil
+                    state.bySerial[serial] = nil
+                    remove(descriptor)
                     handlers.append(watch.onHangUp)
                 }
             }
+            if events[0..<Int(ready)].contains(where: { $0.data.u64 == 0 }) { drainWakeups() }
             for handler in handlers { handler() }
         }
     }

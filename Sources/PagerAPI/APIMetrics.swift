@@ -14,6 +14,9 @@ public final class APIMetrics: Sendable {
     private let handles = Locked<[HandleKey: Handle]>([:])
 
     private typealias Handle = (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)
+    /// Refused credentials by reason, one counter per reason of the fixed set, made at start so
+    /// every series is there from the first scrape.
+    private let accessRefusals: [String: CoreMetrics.Counter]
 
     private struct HandleKey: Hashable {
         let route: String
@@ -37,6 +40,19 @@ public final class APIMetrics: Sendable {
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
         self.factory = factory
+        accessRefusals = Dictionary(
+            uniqueKeysWithValues: AccessGate.refusalReasons.map { reason in
+                (
+                    reason,
+                    CoreMetrics.Counter(
+                        label: "pagerd_access_refusals_total", dimensions: [("reason", reason)], factory: factory)
+                )
+            })
+    }
+
+    /// Counts one refused credential; `reason` is one of ``AccessGate/refusalReasons``.
+    func recordAccessRefusal(_ reason: String) {
+        accessRefusals[reason]?.increment()
     }
 
     /// The methods counted under their own name; any other is counted as `other`, so a client

@@ -1,6 +1,7 @@
 public import HTTPTypes
 import JSON
 public import MicroHTTP
+public import PagerAccess
 public import PagerSessions
 import Synchronization
 
@@ -20,8 +21,13 @@ public final class Readiness: Sendable {
 
 /// Options of the HTTP face that come from configuration.
 public struct APIOptions: Sendable {
-    /// The bearer token `/v1` routes require; nil for none.
+    /// The bearer token `/v1` routes require; nil for none. It allows everything.
     public var authToken: String?
+    /// The verifier of access tokens; nil when no keys are configured (then `authToken` alone
+    /// is asked for, or nothing).
+    public var accessVerifier: AccessVerifier?
+    /// The wall clock tokens are checked and minted with, and their event streams ended by.
+    public var accessClock: any AccessClock
     /// Origins allowed by CORS; `*` allows any.
     public var corsOrigins: [String]
     /// Time between comment heartbeats on event streams.
@@ -33,11 +39,15 @@ public struct APIOptions: Sendable {
 
     /// Creates options.
     public init(
-        authToken: String? = nil, corsOrigins: [String] = ["*"], eventHeartbeat: Duration = .seconds(15),
-        liveRequests: @escaping @Sendable () -> Int = { 0 }, webFiles: [String: WebFile] = [:]
+        authToken: String? = nil, accessVerifier: AccessVerifier? = nil,
+        accessClock: any AccessClock = SystemAccessClock(), corsOrigins: [String] = ["*"],
+        eventHeartbeat: Duration = .seconds(15), liveRequests: @escaping @Sendable () -> Int = { 0 },
+        webFiles: [String: WebFile] = [:]
     ) {
         self.webFiles = webFiles
         self.authToken = authToken
+        self.accessVerifier = accessVerifier
+        self.accessClock = accessClock
         self.corsOrigins = corsOrigins
         self.eventHeartbeat = eventHeartbeat
         self.liveRequests = liveRequests
@@ -51,8 +61,12 @@ public struct APIResponder: HTTPResponder {
     let options: APIOptions
     let metrics: APIMetrics
     let cors: CORSPolicy
+    let gate: AccessGate
     /// The heartbeat of the event streams; the application runs it (``EventHeartbeat/run()``).
     public let heartbeat: EventHeartbeat
+    /// Ends event streams whose access token stopped being accepted; the application runs it
+    /// (``EventExpiry/run()``).
+    public let expiry: EventExpiry
 
     /// Creates the responder with every route registered.
     public init(
@@ -65,12 +79,20 @@ public struct APIResponder: HTTPResponder {
         self.cors = CORSPolicy(origins: options.corsOrigins)
         let heartbeat = EventHeartbeat(interval: options.eventHeartbeat)
         self.heartbeat = heartbeat
+        let gate = AccessGate(
+            authToken: options.authToken, verifier: options.accessVerifier, clock: options.accessClock,
+            metrics: metrics)
+        self.gate = gate
+        let expiry = EventExpiry(clock: options.accessClock)
+        self.expiry = expiry
+        let tokens = SessionTokens(gate: gate)
         var router = Router()
         Self.addOperationalRoutes(
             to: &router, readiness: readiness, engines: engines, metrics: metrics, options: options)
         TemplateRoutes(templates: templates).register(in: &router)
-        SessionRoutes(engines: engines, templates: templates).register(in: &router)
-        EventRoutes(engines: engines, heartbeat: heartbeat).register(in: &router)
+        SessionRoutes(engines: engines, templates: templates, tokens: tokens).register(in: &router)
+        EventRoutes(engines: engines, heartbeat: heartbeat, expiry: expiry).register(in: &router)
+        TokenRoutes(engines: engines, tokens: tokens).register(in: &router)
         StaticRoutes(files: options.webFiles).register(in: &router)
         let document = OpenAPIDocument.bytes
         router.add(.get, "/openapi.json") { _ in
@@ -111,12 +133,6 @@ public struct APIResponder: HTTPResponder {
         return response
     }
 
-    /// The answer to a request for a `/v1` pattern without the token it needs; nil when allowed.
-    private func authorizationRefusal(for pattern: String, _ request: Request) -> Response? {
-        guard pattern.hasPrefix("/v1/") else { return nil }
-        return authorizationFailure(request)?.response
-    }
-
     /// The answer to a change asked by a page whose origin is not allowed: browsers send a form's
     /// POST across sites without asking first (no preflight), so a request that changes state
     /// and names its `Origin` must name an allowed one. Requests without `Origin` (not from a
@@ -143,17 +159,32 @@ public struct APIResponder: HTTPResponder {
         }
         switch router.match(method: method, path: request.path) {
         case .found(let route, let parameters):
-            if let refusal = authorizationRefusal(for: route.pattern, request) ?? originRefusal(request) {
-                return (.now(refusal), route.pattern)
+            let requirement = AccessRequirement.of(method: route.method, pattern: route.pattern)
+            var authorization = Authorization.open
+            if requirement != .none {
+                // Who sent it (401), then whether that allows this request (403): before the
+                // origin, the handler, If-Match, the session lookup and the body.
+                let readsQuery = route.pattern == EventRoutes.pattern && request.method == .get
+                switch gate.authenticate(request, readsQuery: readsQuery) {
+                case .failure(let refusal): return (.now(refusal.response), route.pattern)
+                case .success(let found): authorization = found
+                }
+                if let refusal = gate.authorize(authorization, requirement, session: parameters["id"]) {
+                    return (.now(refusal.response), route.pattern)
+                }
             }
+            if let refusal = originRefusal(request) { return (.now(refusal), route.pattern) }
+            let context = RouteContext(request: request, parameters: parameters, authorization: authorization)
             do {
-                return (try route.handler(RouteContext(request: request, parameters: parameters)), route.pattern)
+                return (try route.handler(context), route.pattern)
             } catch {
                 return (.now(error.response), route.pattern)
             }
         case .methodNotAllowed(let allowed, let pattern):
-            // Without the token, a /v1 path tells nothing, not even which methods it has.
-            if let refusal = authorizationRefusal(for: pattern, request) { return (.now(refusal), pattern) }
+            // Without a valid credential, a /v1 path tells nothing, not even which methods it has.
+            if pattern.hasPrefix("/v1/"), case .failure(let refusal) = gate.authenticate(request, readsQuery: false) {
+                return (.now(refusal.response), pattern)
+            }
             let allow = Self.allowHeader(allowed)
             let error = APIError(
                 status: 405, code: .methodNotAllowed,
@@ -161,6 +192,13 @@ public struct APIResponder: HTTPResponder {
                 headers: [(.allow, allow)])
             return (.now(error.response), pattern)
         case .notFound:
+            // With access tokens, a /v1 path that names no route answers 404 only to a valid
+            // credential (without them, as before: 404 to anyone).
+            if gate.usesTokens, request.path == "/v1" || request.path.hasPrefix("/v1/"),
+                case .failure(let refusal) = gate.authenticate(request, readsQuery: false)
+            {
+                return (.now(refusal.response), "unmatched")
+            }
             return (.now(APIError.notFound(request.path).response), "unmatched")
         }
     }
@@ -181,26 +219,6 @@ public struct APIResponder: HTTPResponder {
         if all.contains(.get) { all.append(.head) }
         all.append(.options)
         return all.map(\.rawValue).joined(separator: ", ")
-    }
-
-    /// 401 when a token is configured and the request does not carry it.
-    private func authorizationFailure(_ request: Request) -> APIError? {
-        guard let token = options.authToken else { return nil }
-        let header = request.headers.value(of: .authorization) ?? ""
-        let prefix = "bearer "
-        let presented =
-            header.lowercased().hasPrefix(prefix) ? String(header.dropFirst(prefix.count)).trimmingASCIISpaces() : ""
-        if ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) { return nil }
-        return APIError(
-            status: 401, code: .unauthorized,
-            detail: header.isEmpty
-                ? "This route needs 'Authorization: Bearer <token>'." : "The bearer token is not valid.",
-            headers: [
-                (
-                    .wwwAuthenticate,
-                    header.isEmpty ? #"Bearer realm="pagerd""# : #"Bearer realm="pagerd", error="invalid_token""#
-                )
-            ])
     }
 
     private static func addOperationalRoutes(

@@ -4,7 +4,8 @@ import MicroHTTP
 import PagerModel
 import PagerWire
 
-/// Request bodies of SPEC §3 turned into pager commands, with errors naming the field.
+/// Request bodies of the endpoints (docs/api.md, «Endpoints») turned into pager commands, with
+/// errors naming the field.
 extension SessionRoutes {
     /// `{"index": i}` or `{"page": "id"}`, with an optional `"path"` and `"animation"`.
     static func selectCommand(_ request: Request) throws(APIError) -> PagerCommand {

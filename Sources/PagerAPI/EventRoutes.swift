@@ -1,5 +1,6 @@
 import HTTPTypes
 import MicroHTTP
+import PagerAccess
 import PagerModel
 import PagerSessions
 
@@ -13,22 +14,34 @@ import PagerSessions
 /// polling) while more than ``backlogLimit`` bytes are unsent, and writes each change's bytes,
 /// encoded once for all subscribers of the session. While it waits, the engine keeps only the
 /// newest changes for it, so a slow reader skips ahead to the newest state.
+///
+/// A stream opened with an access token ends when the token stops being accepted (``EventExpiry``).
 struct EventRoutes {
     let engines: PagerEngines
     let heartbeat: EventHeartbeat
+    let expiry: EventExpiry
     /// Bytes unsent to a subscriber beyond which its writer waits before the next event.
     static let backlogLimit = 256 * 1024
+    /// The route's pattern: the one route that reads a token from the query.
+    static let pattern = "/v1/sessions/{id}/events"
 
     func register(in router: inout Router) {
-        let engines = self.engines, heartbeat = self.heartbeat
-        router.add(.get, "/v1/sessions/{id}/events") { context throws(APIError) in
+        let engines = self.engines, heartbeat = self.heartbeat, expiry = self.expiry
+        router.add(.get, Self.pattern) { context throws(APIError) in
             let id = try context.sessionID()
             let lastEventID = context.request.headers[.lastEventID] ?? context.request.queryValue("lastEventId")
             let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
+            // The token stops being accepted at its exp plus the leeway: so does the stream.
+            let deadline = context.authorization.grant.map { $0.expiresAt + AccessVerifier.leeway }
             return try answer(session: id, in: engines) { engine throws(EngineError) in
                 try engine.subscribe(to: id, from: address)
             } then: { subscription in
-                Self.open(subscription, of: id, lastEventID: lastEventID, engines: engines, heartbeat: heartbeat)
+                let stream = Self.open(
+                    subscription, of: id, lastEventID: lastEventID, engines: engines, heartbeat: heartbeat)
+                if let deadline, case .stream(let body) = stream.response.body {
+                    expiry.register(body, until: deadline, version: stream.version)
+                }
+                return stream.response
             }
         }
     }
@@ -38,15 +51,16 @@ struct EventRoutes {
     private static func open(
         _ subscription: Subscription, of id: SessionID, lastEventID: String?, engines: PagerEngines,
         heartbeat: EventHeartbeat
-    ) -> Response {
+    ) -> (response: Response, version: StreamVersion) {
         let snapshot = subscription.snapshot, token = subscription.token
         let stream = HTTPResponseStream()
+        let version = StreamVersion(snapshot.version)
         var first = Array("retry: 2000\n\n".utf8)
         if lastEventID?.trimmingASCIISpaces() != String(snapshot.version) {
             first += Self.event(kind: "state", snapshot: snapshot)
         }
         stream.write(first)
-        let writer = Task { await Self.write(subscription.events, to: stream) }
+        let writer = Task { await Self.write(subscription.events, to: stream, version: version) }
         heartbeat.register(stream)
         // Runs on the server thread that drops the connection: the subscriber's slot is free
         // before that thread reads the client's next request.
@@ -54,26 +68,32 @@ struct EventRoutes {
             writer.cancel()
             engines.shard(for: id).withLock { engine in engine.unsubscribe(token, from: id) }
         }
-        return Response(
+        let response = Response(
             status: 200,
             headers: [
                 .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
                 .xAccelBuffering: "no", .eTag: ETag.header(for: snapshot.version),
             ],
             stream: stream)
+        return (response, version)
     }
 
     /// The writer of one stream: every change in order, with back-pressure, until the session is
     /// deleted, the stream closes or the task is cancelled; then the stream is finished.
-    static func write(_ events: AsyncStream<SessionEvent>, to stream: HTTPResponseStream) async {
+    static func write(
+        _ events: AsyncStream<SessionEvent>, to stream: HTTPResponseStream, version: StreamVersion? = nil
+    ) async {
         for await event in events {
-            await stream.waitForRoom(atMost: backlogLimit)
+            // Waiting costs a continuation and a cancellation handler: only when the client is
+            // behind (with an audience of thousands, every change reaches every writer).
+            if stream.bufferedByteCount > backlogLimit { await stream.waitForRoom(atMost: backlogLimit) }
             let bytes = event.encoding.bytes {
                 Self.event(
                     kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move, settle: event.settle,
                     cause: event.cause.rawValue)
             }
             guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
+            version?.set(event.snapshot.version)
         }
         stream.finish()
     }

@@ -5,9 +5,11 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case invalidJSON = "invalid_json"
     /// 400: A member is missing, unknown or out of range (`field` names it), or the message's framing is ambiguous.
     case invalidRequest = "invalid_request"
-    /// 401: The bearer token pagerd is configured with was missing or wrong.
+    /// 401: No valid credential: the bearer token pagerd is configured with, or an access token
+    /// it accepts, was missing or wrong (`WWW-Authenticate` says which).
     case unauthorized = "unauthorized"
-    /// 403: A change from a web page whose origin `corsOrigins` does not list.
+    /// 403: The access token does not cover the request (its scope or its session), or a change
+    /// came from a web page whose origin `corsOrigins` does not list.
     case forbidden = "forbidden"
     /// 404: No resource at the path.
     case notFound = "not_found"
@@ -27,6 +29,8 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case duplicatePageId = "duplicate_page_id"
     /// 409: A transition was begun a way the `swipe` setting locks.
     case swipeLocked = "swipe_locked"
+    /// 409: pagerd cannot mint tokens: no access key has a secret or a private key.
+    case signingUnavailable = "signing_unavailable"
     /// 411: A chunked body: pagerd needs a Content-Length.
     case lengthRequired = "length_required"
     /// 412: If-Match does not name the current version; nothing changed.

@@ -8,6 +8,8 @@ public struct RouteContext: Sendable {
     public var request: Request
     /// The path parameters by name, for example `id`.
     public var parameters: RouteParameters
+    /// What authorised the request (`authToken`, an access token, or nothing asked for).
+    public var authorization: Authorization = .open
 
     /// The `id` parameter as a session id (any text: one that names no session is answered 404).
     func sessionID() throws(APIError) -> SessionID { SessionID(try parameter("id")) }

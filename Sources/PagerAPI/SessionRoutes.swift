@@ -10,6 +10,8 @@ import PagerWire
 struct SessionRoutes {
     let engines: PagerEngines
     let templates: [String: Template]
+    /// Mints the `access` member of a create's answer.
+    let tokens: SessionTokens
 
     func register(in router: inout Router) {
         let engines = self.engines, templates = self.templates
@@ -17,11 +19,12 @@ struct SessionRoutes {
             let body = try context.request.jsonObjectOrEmpty()
             // Decoded before the engine is entered: only the new session's state is made under it.
             let definition = try Template.definition(from: body, templates: templates)
-            guard engines.store != nil else { return .now(created(try make(definition))) }
+            let authorization = context.authorization
+            guard engines.store != nil else { return .now(created(try make(definition), authorization)) }
             return .later { () throws(APIError) -> Response in
                 let made = try make(definition)
                 try await durable(made.commit)
-                return created(made)
+                return created(made, authorization)
             }
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
@@ -170,10 +173,13 @@ struct SessionRoutes {
         do throws(EngineError) { return try engines.create(definition) } catch { throw APIError(engineError: error) }
     }
 
-    /// 201 with the new session's state document and its `Location`.
-    private func created(_ made: PagerEngine.Created) -> Response {
+    /// 201 with the new session's state document (with the tokens pagerd mints for it, when
+    /// it does) and its `Location`.
+    private func created(_ made: PagerEngine.Created, _ authorization: Authorization) -> Response {
         let snapshot = made.snapshot
-        var response = stateResponse(snapshot, status: .created)
+        let document = tokens.document(
+            StateDocument.encode(snapshot), of: snapshot.id.rawValue, authorization: authorization)
+        var response = jsonBytesResponse(document, version: snapshot.version, status: .created)
         response.headers.add(.location, "/v1/sessions/\(snapshot.id)")
         return response
     }

@@ -2,8 +2,8 @@ import JSON
 public import PagerModel
 public import PagerSessions
 
-/// Writes the state document of SPEC §3 straight into bytes, member by member, in the order of
-/// the spec's example.
+/// Writes the state document (docs/api.md, «Sessions and the state document») straight into bytes, member by
+/// member, in the order of the spec's example.
 public enum StateDocument {
     /// The state of `snapshot`, plus what a command reported when `outcome` is given, or what a
     /// tick did when `move` is. An event's document also carries its `cause` (the first `state`
@@ -225,7 +225,7 @@ public enum StateDocument {
         w.endObject()
     }
 
-    /// The `autoAdvance` member: the setting, and where its timer is (SPEC §5.10).
+    /// The `autoAdvance` member: the setting, and where its timer is (docs/api.md, «Auto-advance»).
     private static func autoAdvance(_ pager: Pager, _ w: inout JSONWriter) {
         let timer = pager.timer
         w.beginObject()

@@ -1,5 +1,7 @@
+public import JSON
 public import MicroHTTP
 import PagerAPI
+import PagerAccess
 public import PagerModel
 public import PagerSessions
 public import PagerStorage
@@ -56,6 +58,13 @@ public struct Configuration: Sendable, Equatable {
     public var engineShards = 0
     /// The bearer token every `/v1` request must carry; nil for none.
     public var authToken = APIOptions().authToken
+    /// The keys of access tokens, as the setting gives them (a JSON array); nil for none. It
+    /// may hold secrets: never written to a log.
+    public var accessKeys: JSONValue?
+    /// The `aud` every access token must name.
+    public var accessAudience = AccessVerifier.defaultAudience
+    /// Seconds an access token may live, at most.
+    public var accessTokenMaxLifetime = AccessVerifier.defaultMaxLifetime
     /// Origins allowed by CORS; `*` allows any.
     public var corsOrigins = APIOptions().corsOrigins
     /// Seconds between heartbeats on event streams.

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PagerAccess
 
 /// Builds the configuration from, in rising precedence: defaults, the file, the environment,
 /// then command-line flags.
@@ -53,6 +54,22 @@ public struct ConfigurationLoader: Sendable {
             }
             let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             configuration.authToken = token.isEmpty ? nil : token
+        }
+        var keysSource = environment[Setting.accessKeysVariable] != nil ? Setting.accessKeysVariable : path
+        if let path = environment["PAGERD_ACCESS_KEYS_FILE"], !path.isEmpty {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(setting: "accessKeys", source: path, reason: "the file cannot be read")
+            }
+            let setting = Setting.named("accessKeys")!
+            setting.apply(&configuration, try setting.parse(text: String(decoding: data, as: UTF8.self), source: path))
+            keysSource = path
+        }
+        if let keys = configuration.accessKeys {
+            // Checked here, so that a bad key stops pagerd at start-up; the reason names the key
+            // by position and kid, never by its secret.
+            do { _ = try AccessKeyDefinition.parse(keys) } catch {
+                throw ConfigurationError(setting: "accessKeys", source: keysSource, reason: error.reason)
+            }
         }
         try validate(configuration)
         return configuration

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PagerAPI
+import PagerAccess
 import PagerModel
 import PagerSessions
 import PagerStorage
@@ -85,9 +86,16 @@ public enum Pagerd {
             logger.warning(
                 "no demo web client: the folder cannot be read", metadata: ["webRoot": "\(configuration.webRoot)"])
         }
+        let verifier: AccessVerifier?
+        switch await accessVerifier(configuration) {
+        case .success(let made): verifier = made
+        case .failure(let error):
+            printError("pagerd: \(error)", toStandardError: true)
+            return 2
+        }
         let statistics = HTTPServerStatistics()
         let options = APIOptions(
-            authToken: configuration.authToken, corsOrigins: configuration.corsOrigins,
+            authToken: configuration.authToken, accessVerifier: verifier, corsOrigins: configuration.corsOrigins,
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
             liveRequests: { statistics.liveRequests }, webFiles: webFiles ?? [:])
         let responder = APIResponder(engines: engines, templates: templates, readiness: readiness, options: options)
@@ -103,6 +111,7 @@ public enum Pagerd {
                 services: [
                     .init(service: EvictionService(engines: engines, idleTTL: configuration.idleTTL, logger: logger)),
                     .init(service: HeartbeatService(heartbeat: responder.heartbeat)),
+                    .init(service: EventExpiryService(expiry: responder.expiry)),
                     .init(
                         service: HTTPServerService(
                             server: server, readiness: readiness, gracePeriod: .seconds(configuration.shutdownGrace),
@@ -117,6 +126,25 @@ public enum Pagerd {
             return 1
         }
         return 0
+    }
+
+    /// The verifier of access tokens, when `accessKeys` holds keys (checked already by the
+    /// loader; jwt-kit prepares them here). Its log line names the kids, never a key.
+    private static func accessVerifier(
+        _ configuration: Configuration
+    ) async -> Result<AccessVerifier?, ConfigurationError> {
+        guard let value = configuration.accessKeys else { return .success(nil) }
+        do throws(AccessKeyError) {
+            let definitions = try AccessKeyDefinition.parse(value)
+            guard !definitions.isEmpty else { return .success(nil) }
+            let keys = try await AccessKeys.make(definitions)
+            return .success(
+                AccessVerifier(
+                    keys: keys, audience: configuration.accessAudience,
+                    maxLifetime: configuration.accessTokenMaxLifetime))
+        } catch {
+            return .failure(ConfigurationError(setting: "accessKeys", source: "configuration", reason: error.reason))
+        }
     }
 
     private enum StoreOpening {

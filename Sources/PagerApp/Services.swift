@@ -69,3 +69,12 @@ struct HeartbeatService: Service {
         await cancelWhenGracefulShutdown { await heartbeat.run() }
     }
 }
+
+/// Ends event streams whose access token expired (``EventExpiry``), until the graceful shutdown.
+struct EventExpiryService: Service {
+    let expiry: EventExpiry
+
+    func run() async {
+        await cancelWhenGracefulShutdown { await expiry.run() }
+    }
+}

@@ -1,5 +1,6 @@
 import JSON
 import MicroHTTP
+import PagerAccess
 
 /// One setting, declared once: its file key, from which the `PAGERD_*` variable and the flag are
 /// derived; its kind; its help; how a value is stored into a `Configuration`; and how the value
@@ -13,6 +14,8 @@ struct Setting: Sendable {
         case text(allowEmpty: Bool)
         case list
         case choice([String])
+        /// A JSON value: as it is in the file, as JSON text elsewhere.
+        case json
     }
 
     /// A parsed value.
@@ -21,6 +24,7 @@ struct Setting: Sendable {
         case boolean(Bool)
         case text(String)
         case list([String])
+        case json(JSONValue)
     }
 
     /// The key in the configuration file, for example `perIPConnectionLimit`.
@@ -103,6 +107,12 @@ struct Setting: Sendable {
                 throw fail(source, "'\(raw)' is not one of \(choices.joined(separator: ", "))")
             }
             return .text(value)
+        case .json:
+            // An empty value means none; the parser's message gives an offset, never the text.
+            guard !value.isEmpty else { return .json(.null) }
+            do { return .json(try JSONParser.parse(value)) } catch {
+                throw fail(source, "not valid JSON: \(error)")
+            }
         }
     }
 
@@ -123,6 +133,7 @@ struct Setting: Sendable {
             }
             return .list(strings)
         case (.list, .string(let text)): return try parse(text: text, source: source)
+        case (.json, _): return .json(json)
         default:
             throw fail(source, "expected \(expectedKind), found \(json.kindName)")
         }
@@ -134,6 +145,7 @@ struct Setting: Sendable {
         case .boolean: "a boolean"
         case .text, .choice: "a string"
         case .list: "an array of strings"
+        case .json: "JSON"
         }
     }
 
@@ -206,6 +218,19 @@ extension Setting {
             render: { $0[keyPath: path].joined(separator: ",") })
     }
 
+    /// A JSON value that may be absent (null, or empty text, for none). Its value is not shown
+    /// by `--help` beyond "none": it may hold secrets.
+    static func json(
+        _ key: String, _ path: any WritableKeyPath<Configuration, JSONValue?> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .json, help: help,
+            apply: { configuration, value in
+                if case .json(let json) = value { configuration[keyPath: path] = json.isNull ? nil : json }
+            },
+            render: { $0[keyPath: path] == nil ? "" : "(set)" })
+    }
+
     /// One of an enumeration's cases, by raw value.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, _ path: any WritableKeyPath<Configuration, Choice> & Sendable, _ help: String
@@ -251,6 +276,14 @@ extension Setting {
             "authToken", \.authToken,
             "Bearer token required on /v1 routes; empty for none. No flag: set it in the file, in PAGERD_AUTH_TOKEN or in a file named by PAGERD_AUTH_TOKEN_FILE."
         ).withoutFlag(),
+        .json(
+            "accessKeys", \.accessKeys,
+            "Keys that verify access tokens (and sign them: a secret or a private key), a JSON array of {kid, alg, secret | publicKey | privateKey}. No flag: set it in the file, in PAGERD_ACCESS_KEYS or in a file named by PAGERD_ACCESS_KEYS_FILE."
+        ).withoutFlag(),
+        .text("accessAudience", \.accessAudience, "The aud every access token must name."),
+        .integer(
+            "accessTokenMaxLifetime", \.accessTokenMaxLifetime, AccessVerifier.lifetimeRange,
+            "Seconds an access token may live, at most."),
         .list("corsOrigins", \.corsOrigins, "Origins allowed by CORS, comma-separated; * for any."),
         .text("templates", \.templatesPath, "Folder of template files."),
         .text("webRoot", \.webRoot, "Folder of the demo web client served at /."),
@@ -291,6 +324,9 @@ extension Setting {
             "The database of postgres storage, postgres://user@host:port/db (sslmode in the query); the password goes in PAGERD_POSTGRES_PASSWORD."
         ),
     ]
+
+    /// The variable that holds the access keys as JSON text.
+    static let accessKeysVariable = "PAGERD_ACCESS_KEYS"
 
     /// The setting whose file key is `key`.
     static func named(_ key: String) -> Setting? { all.first { $0.key == key } }

@@ -1,4 +1,4 @@
-/// The texts a pager's accessibility descriptors are written from (SPEC §5.9). Each may use the
+/// The texts a pager's accessibility descriptors are written from (docs/api.md, «Accessibility»). Each may use the
 /// placeholders `{position}` (1-based), `{count}`, `{title}` and `{label}`.
 public struct AccessibilityText: Sendable, Equatable {
     public var tabValueFormat = "Tab {position} of {count}"
@@ -157,7 +157,7 @@ public struct AccessibilityText: Sendable, Equatable {
     }
 }
 
-/// What a screen reader is told about one tab (SPEC §5.9).
+/// What a screen reader is told about one tab (docs/api.md, «Accessibility»).
 public struct TabAccessibility: Sendable, Equatable {
     public var label: String
     public var hint: String?
@@ -177,7 +177,7 @@ public struct TabAccessibility: Sendable, Equatable {
     }
 }
 
-/// What a screen reader is told about the pager as a whole (SPEC §5.9).
+/// What a screen reader is told about the pager as a whole (docs/api.md, «Accessibility»).
 public struct PagerAccessibility: Sendable, Equatable {
     public var value: String?
     public var traits: [String]

@@ -1,4 +1,4 @@
-/// What a bounded pager's timer does at its far end (SPEC §5.10).
+/// What a bounded pager's timer does at its far end (docs/api.md, «Auto-advance»).
 public enum AutoAdvanceEnd: String, Sendable, CaseIterable {
     /// Jumps back to the other end, without stepping through the pages between.
     case rewind
@@ -6,7 +6,7 @@ public enum AutoAdvanceEnd: String, Sendable, CaseIterable {
     case stop
 }
 
-/// What a swipe does to a timer that runs (SPEC §5.10).
+/// What a swipe does to a timer that runs (docs/api.md, «Auto-advance»).
 public enum AutoAdvanceInteraction: String, Sendable, CaseIterable {
     /// Pauses it until the swipe is over.
     case pause
@@ -22,7 +22,7 @@ public enum AutoAdvancePause: String, Sendable, CaseIterable {
     case control
 }
 
-/// The control endpoint's actions (SPEC §5.10).
+/// The control endpoint's actions (docs/api.md, «Auto-advance»).
 public enum AutoAdvanceAction: String, Sendable, CaseIterable {
     case start
     case stop
@@ -224,7 +224,7 @@ extension Pager {
     }
 }
 
-/// What a command means to a running timer (SPEC §5.10).
+/// What a command means to a running timer (docs/api.md, «Auto-advance»).
 enum TimerEffect {
     /// A swipe: pauses (or halts) it.
     case interaction

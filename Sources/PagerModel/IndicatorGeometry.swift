@@ -16,7 +16,7 @@ public struct Indicator: Sendable, Equatable {
     public var alpha: Double = 1
 }
 
-/// The indicator formulas of SPEC §2.3.
+/// The indicator formulas (docs/api.md, «The indicator»).
 enum IndicatorGeometry {
     /// a(f) = 1 − cos(f·π/2): starts slow.
     static func ease(_ f: Double) -> Double { 1 - cos(f * .pi / 2) }

@@ -21,9 +21,9 @@ public struct Page: Sendable {
     public private(set) var contentMeasure: ContentMeasure
     /// Screens pushed above the page's root, bottom first.
     public var stack: [Screen]
-    /// The tab's icon and badge, if any (SPEC §5.12).
+    /// The tab's icon and badge, if any (docs/api.md, «Tab icons and badges»).
     public var tab: TabDecoration?
-    /// What a screen reader calls the page; its title (or id) when empty or nil (SPEC §5.9).
+    /// What a screen reader calls the page; its title (or id) when empty or nil (docs/api.md, «Accessibility»).
     public var accessibilityLabel: String?
     /// What a screen reader adds about the page, if anything.
     public var accessibilityHint: String?

@@ -55,7 +55,7 @@ extension Pager {
         var keyframes: [Keyframe]?
         var direction: Direction?
         var changed = false
-        /// The timer, or only the auto-advance setting, changed (SPEC §5.10).
+        /// The timer, or only the auto-advance setting, changed (docs/api.md, «Auto-advance»).
         var timerChanged = false
         /// A scroll that brought the swipe back to p = 0.
         var scrolledToRest = false

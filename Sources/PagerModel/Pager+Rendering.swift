@@ -38,7 +38,7 @@ public struct Tab: Sendable, Equatable {
     public var frame: Frame
     /// Its width when not selected, reported only while the selected tab has a width of its own.
     public var baseWidth: Double?
-    /// How strongly it is highlighted, in [0, 1] (SPEC §5.8).
+    /// How strongly it is highlighted, in [0, 1] (docs/api.md, «Tab rendering»).
     public var selection: Double
     /// Whether it is the one selected tab.
     public var selected: Bool
@@ -177,14 +177,14 @@ extension Pager {
             scale: look.scale, decoration: pages[position].tab)
     }
 
-    /// The tabs' highlight (SPEC §5.8): tab c at rest or in an overscroll; during a transition
+    /// The tabs' highlight (docs/api.md, «Tab rendering»): tab c at rest or in an overscroll; during a transition
     /// from c to t at f, by the tracking.
     var highlight: TabHighlight {
         guard let index else { return TabHighlight() }
         return TabHighlight(current: index, transition: transition, tracking: settings.tabBar.indicatorTracking)
     }
 
-    /// The pages on screen with the fraction of each (SPEC §5.11): an entry whose fraction·E is
+    /// The pages on screen with the fraction of each (docs/api.md, «Visibility»): an entry whose fraction·E is
     /// at most 1 point is left out.
     public var visible: [VisiblePage] {
         var result: [VisiblePage] = []

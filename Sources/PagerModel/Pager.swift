@@ -22,7 +22,7 @@ public struct Pager: Sendable, Equatable {
     public internal(set) var transition: Transition?
     /// A swipe past an end with a rubber band, if any; never together with a transition.
     public internal(set) var overscroll: Overscroll?
-    /// The auto-advance timer (SPEC §5.10); idle unless ``autoAdvanceRuns``.
+    /// The auto-advance timer (docs/api.md, «Auto-advance»); idle unless ``autoAdvanceRuns``.
     public internal(set) var timer = AutoAdvanceTimer.idle
     /// Page definitions that can be inserted by id (from the template).
     public internal(set) var catalog: [Page]

@@ -14,7 +14,7 @@ public enum JumpPath: String, Sendable, CaseIterable {
     case shortest
 }
 
-/// How a jump's keyframes are animated (SPEC §5.5).
+/// How a jump's keyframes are animated (docs/api.md, «Jump animation»).
 public enum JumpAnimation: String, Sendable, CaseIterable {
     /// One keyframe per step.
     case stepped
@@ -24,7 +24,7 @@ public enum JumpAnimation: String, Sendable, CaseIterable {
     case capped
 }
 
-/// What an insert does after inserting (SPEC §5.7).
+/// What an insert does after inserting (docs/api.md, «Insert then select»).
 public enum AfterInsert: String, Sendable, CaseIterable {
     /// The current page stays current.
     case stay
@@ -115,7 +115,7 @@ public enum PagerCommand: Sendable, Equatable {
     case push(pageID: String, Screen)
     case pop(pageID: String, toRoot: Bool)
     case updateSettings(PagerSettings)
-    /// The auto-advance control (SPEC §5.10).
+    /// The auto-advance control (docs/api.md, «Auto-advance»).
     case autoAdvance(AutoAdvanceAction)
     /// The auto-advance timer's tick, applied by the server when it is due.
     case tick

@@ -13,7 +13,7 @@ public struct Keyframe: Sendable, Equatable {
 }
 
 /// What a move reports besides the state: for next, previous, select, a transition's end and an
-/// auto-advance tick (whose event carries it, SPEC §5.10).
+/// auto-advance tick (whose event carries it, docs/api.md, «Auto-advance»).
 public struct MoveReport: Sendable, Equatable {
     /// Whether the index changed.
     public var moved: Bool?
@@ -57,14 +57,14 @@ public struct PagerOutcome: Sendable, Equatable {
     /// Whether the state changed (and so the version).
     public var changed: Bool
     /// Whether the only change was to the auto-advance timer or setting (an event
-    /// `autoAdvanceChanged`, SPEC §5.10).
+    /// `autoAdvanceChanged`, docs/api.md, «Auto-advance»).
     public var onlyTimerChanged: Bool
     /// For a scroll that pointed a locked way: that way; nothing changed.
     public var blocked: Direction?
     /// The trailing action the command asked for: a `next` at the end of a bounded pager, or the
-    /// release of a swipe past it (SPEC §5.3).
+    /// release of a swipe past it (docs/api.md, «Overscroll and the trailing action»).
     public var actionRequested: PagerAction?
-    /// For next, previous and select: what a screen reader announces (SPEC §5.9).
+    /// For next, previous and select: what a screen reader announces (docs/api.md, «Accessibility»).
     public var announcement: String?
     /// For a release by velocity with a swipe in flight: how it was decided.
     public var settle: Settle?

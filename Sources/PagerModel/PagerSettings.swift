@@ -61,7 +61,7 @@ public enum IndicatorStyle: String, Sendable, CaseIterable {
     /// The leading edge leads and the trailing edge follows, so the indicator stretches.
     case elastic
     /// It stays on a tab and fades out and in: the current tab's frame until half way, then the
-    /// target's, with alpha |1 − 2f| (SPEC §5.8).
+    /// target's, with alpha |1 − 2f| (docs/api.md, «Tab rendering»).
     case fade
 }
 
@@ -76,7 +76,7 @@ public enum Direction: String, Sendable, CaseIterable {
     public var sign: Double { self == .forward ? 1 : -1 }
 }
 
-/// Which way the tab bar and horizontal pages are laid out (SPEC §5.1).
+/// Which way the tab bar and horizontal pages are laid out (docs/api.md, «Right to left»).
 public enum LayoutDirection: String, Sendable, CaseIterable {
     /// Left to right.
     case ltr
@@ -84,13 +84,13 @@ public enum LayoutDirection: String, Sendable, CaseIterable {
     case rtl
 }
 
-/// The axis pages move along (SPEC §5.2); the tab bar is always horizontal.
+/// The axis pages move along (docs/api.md, «Vertical pagers»); the tab bar is always horizontal.
 public enum Orientation: String, Sendable, CaseIterable {
     case horizontal
     case vertical
 }
 
-/// The directions a user may swipe (SPEC §5.6); commands are never locked.
+/// The directions a user may swipe (docs/api.md, «Swipe lock»); commands are never locked.
 public enum SwipeLock: String, Sendable, CaseIterable {
     case both
     case forward
@@ -108,9 +108,9 @@ public enum SwipeLock: String, Sendable, CaseIterable {
     }
 }
 
-/// How a swipe past an end is shown (SPEC §5.3).
+/// How a swipe past an end is shown (docs/api.md, «Overscroll and the trailing action»).
 public enum RubberBandStyle: String, Sendable, CaseIterable {
-    /// No overscroll: a swipe past an end is a rest state (§2.5).
+    /// No overscroll: a swipe past an end is a rest state (docs/api.md, «Swipes»).
     case none
     /// The page follows the finger: D = d.
     case linear
@@ -128,7 +128,7 @@ public struct RubberBand: Sendable, Equatable {
     public init() {}
 }
 
-/// How the indicator shows an overscroll (SPEC §5.3).
+/// How the indicator shows an overscroll (docs/api.md, «Overscroll and the trailing action»).
 public enum IndicatorOverscroll: String, Sendable, CaseIterable {
     /// It stays at rest.
     case none
@@ -138,9 +138,9 @@ public enum IndicatorOverscroll: String, Sendable, CaseIterable {
     case compress
 }
 
-/// How the indicator follows a transition (SPEC §5.4).
+/// How the indicator follows a transition (docs/api.md, «Indicator tracking»).
 public enum IndicatorTracking: String, Sendable, CaseIterable {
-    /// It moves with the progress (§2.3).
+    /// It moves with the progress (docs/api.md, «The indicator»).
     case continuous
     /// It jumps to the target tab at half way.
     case halfway
@@ -172,7 +172,7 @@ public struct TabBarSettings: Sendable, Equatable {
     public var indicatorOverscroll = IndicatorOverscroll.none
     /// How the indicator follows a transition.
     public var indicatorTracking = IndicatorTracking.continuous
-    /// Whether the indicator fills from the bar's start to the current position (SPEC §5.8).
+    /// Whether the indicator fills from the bar's start to the current position (docs/api.md, «Tab rendering»).
     public var indicatorProgressive = false
     /// Title colours and scales; nil reports none.
     public var title: TitleStyle?
@@ -252,7 +252,7 @@ public struct PagerSettings: Sendable, Equatable {
     /// Whether any page layout setting differs from its default (the state then reports them).
     public var reportsPageLayout: Bool { pagesPerView != 1 || pageSpacing != 0 || pagesCentered }
 
-    /// Checks the numeric rules of §2.2 (the fixed-width rule needs the page count: see `Pager`).
+    /// Checks the numeric rules of «Tab geometry» (the fixed-width rule needs the page count: see `Pager`).
     public func validate() throws(PagerError) {
         try Page.validatePositive(viewportWidth, field: "viewport.width")
         try Page.validatePositive(viewportHeight, field: "viewport.height")

@@ -4,7 +4,7 @@ public enum Badge: Sendable, Equatable {
     case count(Int)
 }
 
-/// A tab's icon and badge (SPEC §5.12).
+/// A tab's icon and badge (docs/api.md, «Tab icons and badges»).
 public struct TabDecoration: Sendable, Equatable {
     /// An opaque string for the client (a URL, a symbol name), 1–2048 characters.
     public var icon: String?

@@ -49,7 +49,7 @@ public struct RGBA: Sendable, Equatable {
     }
 
     /// Each channel at `fraction` of the way from this colour to `other`, rounded half up
-    /// (floor(a + (b − a)·fraction + 0.5 + 1e-9), SPEC §5.8).
+    /// (floor(a + (b − a)·fraction + 0.5 + 1e-9), docs/api.md, «Tab rendering»).
     public func mixed(with other: RGBA, _ fraction: Double) -> RGBA {
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
             let value = (Double(a) + (Double(b) - Double(a)) * fraction + 0.5 + 1e-9).rounded(.down)
@@ -61,7 +61,7 @@ public struct RGBA: Sendable, Equatable {
     }
 }
 
-/// How tab titles are drawn (SPEC §5.8): colours and scales at rest and selected, interpolated
+/// How tab titles are drawn (docs/api.md, «Tab rendering»): colours and scales at rest and selected, interpolated
 /// by each tab's selection.
 public struct TitleStyle: Sendable, Equatable {
     public var color = RGBA(red: 0, green: 0, blue: 0)
@@ -76,7 +76,7 @@ public struct TitleStyle: Sendable, Equatable {
     public static let maxScale = 100.0
 }
 
-/// One page on screen and how much of it shows (SPEC §5.11).
+/// One page on screen and how much of it shows (docs/api.md, «Visibility»).
 public struct VisiblePage: Sendable, Equatable {
     public var index: Int
     public var id: String

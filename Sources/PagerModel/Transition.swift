@@ -1,4 +1,5 @@
-/// A swipe past an end with a rubber band (SPEC §5.3): which end, and how far, as |p|.
+/// A swipe past an end with a rubber band (docs/api.md, «Overscroll and the trailing action»): which end, and how
+/// far, as |p|.
 public struct Overscroll: Sendable, Equatable {
     public var edge: Edge
     /// |p|, in (0, 1].

@@ -15,7 +15,7 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     case settingsChanged
     /// A client met the end of a bounded pager that offers a trailing action.
     case actionRequested
-    /// The auto-advance timer changed (or halted) with nothing else changing (SPEC §5.10).
+    /// The auto-advance timer changed (or halted) with nothing else changing (docs/api.md, «Auto-advance»).
     case autoAdvanceChanged
     /// The session was deleted; nothing follows. (A session with subscribers is never evicted.)
     case deleted
@@ -25,8 +25,8 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
 
     /// The kind of the event for `command`, which changed state as `outcome` reports, from index
     /// `before`: a change that also asks for the trailing action is published as that request
-    /// (SPEC §5.3), one that changed only the timer or the auto-advance setting as
-    /// `autoAdvanceChanged` (§5.10).
+    /// (docs/api.md, «Overscroll and the trailing action»), one that changed only the timer or
+    /// the auto-advance setting as `autoAdvanceChanged` («Auto-advance»).
     static func of(_ command: PagerCommand, _ outcome: PagerOutcome, movedFrom before: Int?) -> SessionEventKind {
         if outcome.actionRequested != nil { return .actionRequested }
         if outcome.onlyTimerChanged { return .autoAdvanceChanged }
@@ -44,7 +44,7 @@ public enum SessionEventKind: String, Sendable, CaseIterable {
     }
 }
 
-/// What made a change (SPEC §5.10): every event after the first `state` event says.
+/// What made a change (docs/api.md, «Auto-advance»): every event after the first `state` event says.
 public enum EventCause: String, Sendable {
     /// A client's request.
     case request

@@ -77,7 +77,8 @@ public struct JSONReader {
         return try read(key).map { .set($0) } ?? .keep
     }
 
-    /// A badge member: a string, or an integer (SPEC §5.12; lengths and ranges are the model's).
+    /// A badge member: a string, or an integer (docs/api.md, «Tab icons and badges»; lengths and ranges are the
+    /// model's).
     @inlinable public func badge(_ key: String) throws(PagerError) -> Badge? {
         try read(key) { value throws(WireMismatch) in try value.badge() }
     }

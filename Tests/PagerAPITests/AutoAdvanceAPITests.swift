@@ -5,7 +5,7 @@ import PagerSessions
 import TestSupport
 import Testing
 
-/// SPEC §5.10 over the API in-process: the setting, the state member, the control endpoint and
+/// docs/api.md «Auto-advance» over the API in-process: the setting, the state member, the control endpoint and
 /// ticks published to watchers, with the engine's clock moved by hand.
 @Suite("Auto-advance over the API")
 struct AutoAdvanceAPITests {

@@ -2,7 +2,8 @@ import JSON
 import PagerSessions
 import Testing
 
-/// SPEC §5.0–§5.2 and §5.5–§5.7 through the HTTP face: the new settings at create, in PATCH and in
+/// docs/api.md, «Settings», «Right to left», «Vertical pagers», «Jump animation», «Swipe lock»
+/// and «Insert then select» through the HTTP face: the new settings at create, in PATCH and in
 /// templates, the new members of the state document, and every new error with its field.
 @Suite(
     "Layout direction, orientation, swipe lock, jump animation, overscroll, tab rendering, icons and accessibility over HTTP"
@@ -20,7 +21,7 @@ struct PresentationAPITests {
         #expect(select["keyframes"]?.arrayValue?.map { $0["jump"] } == [false, false])
     }
 
-    @Test("media, rtl at create: the SPEC's numbers, and the same state from all three scroll inputs")
+    @Test("media, rtl at create: the documented numbers, and the same state from all three scroll inputs")
     func rtlAtCreate() async throws {
         let api = try APITester()
         var ids: [String] = []

@@ -6,7 +6,7 @@ import PagerModel
 import TestSupport
 import Testing
 
-@Suite("Templates as data (SPEC §2.10)")
+@Suite("Templates as data (docs/api.md, «Templates»)")
 struct TemplateTests {
     static func shipped(_ name: String) throws -> Template {
         var url = URL(fileURLWithPath: #filePath)

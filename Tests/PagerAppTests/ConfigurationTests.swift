@@ -72,6 +72,14 @@ struct ConfigurationTests {
             (["PAGERD_LOG_LEVEL": "loud"], "logLevel", "PAGERD_LOG_LEVEL"),
             (["PAGERD_CORS_ORIGINS": "example.com"], "corsOrigins", "configuration"),
             (["PAGERD_AUTH_TOKEN": "two words"], "authToken", "configuration"),
+            (["PAGERD_ACCESS_KEYS": "[{"], "accessKeys", "PAGERD_ACCESS_KEYS"),
+            (
+                ["PAGERD_ACCESS_KEYS": #"[{"kid": "a", "alg": "HS256", "secret": "c2hvcnQ"}]"#], "accessKeys",
+                "PAGERD_ACCESS_KEYS"
+            ),
+            (["PAGERD_ACCESS_KEYS_FILE": "/nonexistent/keys.json"], "accessKeys", "/nonexistent/keys.json"),
+            (["PAGERD_ACCESS_TOKEN_MAX_LIFETIME": "59"], "accessTokenMaxLifetime", "PAGERD_ACCESS_TOKEN_MAX_LIFETIME"),
+            (["PAGERD_ACCESS_AUDIENCE": ""], "accessAudience", "PAGERD_ACCESS_AUDIENCE"),
             (["PAGERD_CONFIG": "/nonexistent/pagerd.json"], "config", "/nonexistent/pagerd.json"),
             (["PAGERD_STORAGE": "postgres"], "postgresURL", "configuration"),
             (["PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": "127.0.0.1:5432"], "postgresURL", "configuration"),
@@ -189,7 +197,7 @@ struct ConfigurationTests {
             return
         }
         #expect(parsed.keys.sorted() == flagged.map(\.key).sorted())
-        #expect(Setting.all.filter { !$0.hasFlag }.map(\.key) == ["authToken"])
+        #expect(Setting.all.filter { !$0.hasFlag }.map(\.key) == ["authToken", "accessKeys"])
     }
 
     @Test("the shipped config/pagerd.json loads: the defaults, on port 8080, with sessions in data/pagerd.db")
@@ -261,6 +269,36 @@ struct SettingsTableTests {
         #expect(
             PagerdCommand.outcome(for: ["--auth-token", "x"])
                 == .exit(code: 2, message: "pagerd: unknown option '--auth-token' (see --help)"))
+    }
+
+    @Test(
+        "access keys come from PAGERD_ACCESS_KEYS or the file PAGERD_ACCESS_KEYS_FILE names; a bad key names the setting, never the secret"
+    )
+    func accessKeys() throws {
+        let secret = "cGFnZXJkLXRlc3RzLXNlY3JldC0zMi1ieXRlcy1vayE"
+        let keys = #"[{"kid": "k1", "alg": "HS256", "secret": "\#(secret)"}]"#
+        let config = try #require(ConfigurationTests.repositoryFile("config/pagerd.json"))
+        let fromVariable = try ConfigurationLoader(
+            environment: ["PAGERD_CONFIG": config, "PAGERD_ACCESS_KEYS": keys, "PAGERD_ACCESS_AUDIENCE": "room"]
+        ).load()
+        #expect(fromVariable.accessKeys != nil && fromVariable.accessAudience == "room")
+        #expect(fromVariable.accessTokenMaxLifetime == 86_400)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-keys-\(getpid())").path
+        let duplicate =
+            #"[{"kid": "k1", "alg": "HS256", "secret": "\#(secret)"}, {"kid": "k1", "alg": "HS256", "secret": "\#(secret)"}]"#
+        try duplicate.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader(environment: ["PAGERD_CONFIG": config, "PAGERD_ACCESS_KEYS_FILE": path]).load()
+        }
+        #expect(error?.setting == "accessKeys" && error?.source == path)
+        #expect(error?.reason == "[1] (kid 'k1'): the kid is used by an earlier key")
+        #expect(error.map { !$0.description.contains(secret) } == true)
+        try keys.write(toFile: path, atomically: true, encoding: .utf8)
+        let fromFile = try ConfigurationLoader(environment: ["PAGERD_CONFIG": config, "PAGERD_ACCESS_KEYS_FILE": path])
+            .load()
+        #expect(fromFile.accessKeys == fromVariable.accessKeys)
+        #expect(Setting.named("accessKeys")?.render(fromFile) == "(set)")
     }
 
     @Test("the bearer token comes from PAGERD_AUTH_TOKEN_FILE, trimmed; an unreadable file exits 2")

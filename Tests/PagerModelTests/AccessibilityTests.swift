@@ -2,7 +2,7 @@ import Testing
 
 @testable import PagerModel
 
-/// SPEC §5.9 with the spec's example and hand-worked placeholders, platform actions and
+/// docs/api.md «Accessibility» with its example and hand-worked placeholders, platform actions and
 /// announcements.
 @Suite("Accessibility descriptors and announcements")
 struct AccessibilityTests {

@@ -1,9 +1,9 @@
 import PagerModel
 import Testing
 
-/// SPEC §5.10's state machine on the pure model: every transition between running, paused (by
-/// interaction or by control) and halted, with times given to each command as the engine's clock
-/// would give them.
+/// The auto-advance state machine (docs/api.md, «Auto-advance») on the pure model: every transition between
+/// running, paused (by interaction or by control) and halted, with times given to each command as the engine's
+/// clock would give them.
 @Suite("Auto-advance")
 struct AutoAdvanceTests {
     /// The creation time of every pager here, in wall-clock milliseconds.

@@ -1,7 +1,8 @@
 import PagerModel
 import Testing
 
-/// SPEC §5.1, §5.2, §5.5, §5.6 and §5.7 with the spec's worked numbers and hand-worked ones.
+/// docs/api.md «Right to left», «Vertical pagers», «Jump animation», «Swipe lock» and «Insert
+/// then select» with the documented worked numbers and hand-worked ones.
 @Suite("Right to left, vertical, jump animation, swipe lock, insert then select")
 struct DirectionJumpLockTests {
     /// `media`: three fixed tabs in a bounded pager, W = 390.
@@ -11,7 +12,7 @@ struct DirectionJumpLockTests {
 
     static func rtl(_ settings: inout PagerSettings) { settings.layoutDirection = .rtl }
 
-    // MARK: - §5.1 Right to left
+    // MARK: - Right to left
 
     @Test("media, rtl: tabs mirrored, at rest the indicator at 260 and pageOffset 780")
     func mediaAtRest() throws {
@@ -103,7 +104,7 @@ struct DirectionJumpLockTests {
         }
     }
 
-    // MARK: - §5.2 Vertical
+    // MARK: - Vertical
 
     @Test("snap, vertical: pageOffset by H = 844; windowOffset 1055 → 0.25; offset 1266 → 0.5, rtl or not")
     func vertical() throws {
@@ -141,7 +142,7 @@ struct DirectionJumpLockTests {
         }
     }
 
-    // MARK: - §5.5 Jump animation
+    // MARK: - Jump animation
 
     @Test("media select index 2: direct keeps the target; stepped every step")
     func directJump() throws {
@@ -182,7 +183,7 @@ struct DirectionJumpLockTests {
         #expect(outcome.keyframes?.first?.jump == true)
     }
 
-    // MARK: - §5.6 Swipe lock
+    // MARK: - Swipe lock
 
     @Test("media with swipe none: a scroll is blocked and changes nothing; begin is swipe_locked; next moves")
     func swipeNone() throws {
@@ -212,7 +213,7 @@ struct DirectionJumpLockTests {
         #expect(throws: PagerError.self) { try media.applying(.beginTransition(to: 0)) }
     }
 
-    // MARK: - §5.7 Insert then select
+    // MARK: - Insert then select
 
     @Test("piggybank: inserting gift after travel with then select shows it, with the trailing action")
     func insertThenSelect() throws {

@@ -2,7 +2,7 @@ import Foundation
 import PagerModel
 import Testing
 
-@Suite("Tab geometry, indicator and offsets (SPEC §2.2–2.4)")
+@Suite("Tab geometry, indicator and offsets (docs/api.md, «Tab geometry», «The indicator», «Page offset»)")
 struct GeometryTests {
     @Test("fixed tabs: w = (W − 2e − s(n−1))/n, x_i = e + i(w + s), contentWidth = W")
     func fixedTabs() throws {
@@ -119,7 +119,7 @@ struct GeometryTests {
         expectClose(end.indicator?.width, 120)
     }
 
-    @Test("loop seam: forward from the last tab keeps moving right and wraps (SPEC §2.3 example)")
+    @Test("loop seam: forward from the last tab keeps moving right and wraps (docs/api.md, «The indicator»)")
     func seamForward() throws {
         let pager = try makePager(3, mode: .loop, initial: 2).after(.scroll(.progress(0.5)))
         #expect(pager.transition == Transition(from: 2, to: 0, progress: 0.5, direction: .forward))
@@ -129,7 +129,7 @@ struct GeometryTests {
         expectClose(pager.pageOffset, 975)
     }
 
-    @Test("loop seam: back from the first tab keeps moving left and wraps (SPEC §2.3 example)")
+    @Test("loop seam: back from the first tab keeps moving left and wraps (docs/api.md, «The indicator»)")
     func seamReverse() throws {
         let pager = try makePager(3, mode: .loop).after(.scroll(.progress(-0.25)))
         #expect(pager.transition == Transition(from: 0, to: 2, progress: 0.25, direction: .reverse))

@@ -2,7 +2,7 @@ import PagerModel
 import PropertyBased
 import Testing
 
-/// SPEC §5 invariants under random command sequences and jumps.
+/// Invariants of right to left, vertical pagers and jumps (docs/api.md) under random command sequences and jumps.
 @Suite("Mirroring, scrolls and jumps under random commands")
 struct MirrorAndJumpPropertyTests {
     static let codes = Gen.int(in: 0...100_000).array(of: 1...40)

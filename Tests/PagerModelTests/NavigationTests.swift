@@ -1,7 +1,7 @@
 import PagerModel
 import Testing
 
-@Suite("Navigation, transitions and jumps (SPEC §2.1, §2.5–2.7)")
+@Suite("Navigation, transitions and jumps (docs/api.md, «Navigation», «Swipes», «The transition lifecycle», «Jumps»)")
 struct NavigationTests {
     @Test("bounded next walks to the end, then stops with edge end and the trailing action")
     func boundedNext() throws {

@@ -1,7 +1,7 @@
 import PagerModel
 import Testing
 
-/// SPEC §5.3 (overscroll and the trailing action on release) and §5.4 (indicator tracking), with
+/// docs/api.md «Overscroll and the trailing action» (on release) and «Indicator tracking», with
 /// the spec's worked numbers and hand-worked ones.
 @Suite("Overscroll, release, tracking")
 struct OverscrollTests {
@@ -78,7 +78,7 @@ struct OverscrollTests {
         expectFrames(pager.indicator?.segments, [(0, 104)])
     }
 
-    @Test("with the default rubber band nothing is recorded: §2.5's rest state, version unchanged")
+    @Test("with the default rubber band nothing is recorded: a rest state («Swipes»), version unchanged")
     func defaultRubberBand() throws {
         let media = try makePager(3, initial: 2)
         let outcome = try media.applying(.scroll(.progress(0.2)))

@@ -2,7 +2,7 @@ import JSON
 import PagerModel
 import Testing
 
-@Suite("Page changes, stacks, settings and validation (SPEC §2.8–2.9)")
+@Suite("Page changes, stacks, settings and validation (docs/api.md, «Changing pages», «Navigation stacks»)")
 struct PageChangeTests {
     @Test("insert at or before the current page keeps it current; into an empty pager makes index 0")
     func insertKeepsCurrent() throws {

@@ -1,7 +1,8 @@
 import PagerModel
 import Testing
 
-/// SPEC §5.8 (highlight, title colours and scales, fade, progressive) and §5.11 (visibility), with
+/// docs/api.md «Tab rendering» (highlight, title colours and scales, fade, progressive) and
+/// «Visibility», with
 /// the spec's numbers and hand-worked ones.
 @Suite("Tab rendering and visibility")
 struct TabRenderingTests {

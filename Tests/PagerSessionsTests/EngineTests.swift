@@ -31,7 +31,8 @@ struct EngineTests {
             for await event in events { seen.append((event.kind, event.snapshot.version)) }
             return seen
         }
-        // Each change waits for the collector, since the feed keeps only the newest event.
+        // Each change gives the collector time to read it, so the order seen is the order made
+        // (the feed buffers the newest 64 events; a slower reader would lose the oldest).
         func step(_ command: PagerCommand) async throws {
             _ = try await engine.apply(command, to: created.id)
             try await Task.sleep(for: .milliseconds(20))

@@ -54,7 +54,7 @@ struct StoredRecordTests {
         #expect(read.tabs == pager.tabs)
     }
 
-    @Test("SPEC §5 settings and an overscroll round-trip; a record written before them reads with the defaults")
+    @Test("Presentation settings and an overscroll round-trip; a record written before them reads with the defaults")
     func waveTwo() throws {
         var settings = PagerSettings()
         settings.layoutDirection = .rtl

@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 
+from access_tokens import AUTH_TOKEN, ENV, bearer, token
 from support import Pagerd, cluster_nginx_config
 from test_events import EventReader
 from test_postgres import PASSWORD, SERVER, psql
@@ -31,11 +32,11 @@ class Endpoint:
 
 
 class Cluster:
-    def __init__(self, folder):
+    def __init__(self, folder, extra_env=None):
         self.database = f"pagerd_cluster_{uuid.uuid4().hex[:8]}"
         psql(f"CREATE DATABASE {self.database}")
         self.env = {"PAGERD_STORAGE": "postgres", "PAGERD_POSTGRES_URL": SERVER.replace("/pagerd?", f"/{self.database}?"),
-                    "PAGERD_POSTGRES_PASSWORD": PASSWORD, "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"}
+                    "PAGERD_POSTGRES_PASSWORD": PASSWORD, "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512", **(extra_env or {})}
         self.instances = [Pagerd(self.env) for _ in range(3)]
         self.port = free_port()
         (folder / "nginx.conf").write_text(cluster_nginx_config(folder, self.port, [i.port for i in self.instances]))
@@ -286,3 +287,36 @@ def test_a_delete_with_if_match_holds_across_instances(cluster):
     assert (status, problem["code"]) == (412, "version_mismatch")
     assert a.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 2
     assert c.request("DELETE", f"/v1/sessions/{sid}", headers={"If-Match": '"2"'})[0] == 204
+
+
+def test_every_instance_accepts_the_same_tokens(tmp_path):
+    """Instances sharing the keys accept each other's tokens, minted or signed by a backend; a
+    watch token is refused a change by every one of them, and follows events through nginx."""
+    cluster = Cluster(tmp_path, ENV)
+    try:
+        a, b, c = cluster.instances
+        # A loop: every next moves, so every next makes a version.
+        status, _, created = post(a, "/v1/sessions", {"template": "media", "mode": "loop"}, bearer(AUTH_TOKEN))
+        assert status == 201
+        sid, access = created["id"], created["access"]
+        control, watch = access["control"]["token"], access["watch"]["token"]
+        backend = token("drive", sid)
+        status, _, minted = post(b, f"/v1/sessions/{sid}/tokens", {"scope": "drive", "ttl": 600}, bearer(control))
+        assert status == 201
+        version = 1
+        for instance in (a, b, c, cluster.proxy):
+            assert instance.json("GET", f"/v1/sessions/{sid}", headers=bearer(watch))[0] == 200
+            status, headers, problem = post(instance, f"/v1/sessions/{sid}/next", None, bearer(watch))
+            assert (status, problem["code"]) == (403, "forbidden")
+            for driver in (backend, minted["token"]):
+                status, _, moved = post(instance, f"/v1/sessions/{sid}/next", None, bearer(driver))
+                version += 1
+                assert (status, moved["version"]) == (200, version)
+        reader = EventReader(cluster.port, sid, query=f"?access_token={watch}")
+        assert reader.status == 200 and reader.next_event()[:2] == (version, "state")
+        assert post(c, f"/v1/sessions/{sid}/next", None, bearer(control))[0] == 200
+        assert reader.next_event()[:2] == (version + 1, "pageChanged")
+        reader.close()
+        assert post(cluster.proxy, f"/v1/sessions/{sid}/next", None, bearer(token("drive", sid, secret=b"y" * 32)))[0] == 401
+    finally:
+        cluster.stop()

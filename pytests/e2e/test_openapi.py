@@ -9,11 +9,13 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import rawhttp
+from access_tokens import AUTH_TOKEN, ENV, bearer, token
 from contract import Contract, CheckedServer, load_document
 from support import ROOT
 
@@ -323,6 +325,39 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     assert guarded.json("POST", "/v1/sessions", {"template": "media"}, auth)[2]["code"] == "at_capacity"
     big = {"page": {"id": "big", "title": "Big", "content": {"text": "y" * 9000}}}
     assert guarded.json("POST", f"/v1/sessions/{state['id']}/pages", big, auth)[2]["code"] == "session_budget_exceeded"
+
+    # A server with access keys: tokens in the header and in an event stream's query, minted
+    # tokens, refusals (401, 403), and a stream that ends with `expired`.
+    keyed = CheckedServer(start_pagerd(ENV), contract)
+    operator = bearer(AUTH_TOKEN)
+    status, _, created = keyed.json("POST", "/v1/sessions", {"template": "media"}, operator)
+    assert status == 201 and set(created["access"]) == {"control", "watch"}
+    sid = created["id"]
+    control, watch = created["access"]["control"]["token"], created["access"]["watch"]["token"]
+    status, _, minted = keyed.json("POST", f"/v1/sessions/{sid}/tokens", {"scope": "drive", "ttl": 120}, bearer(control))
+    assert status == 201 and minted["scope"] == "drive"
+    for method, path, body, credential, code in [
+        ("POST", f"/v1/sessions/{sid}/next", None, bearer(watch), "forbidden"),
+        ("POST", f"/v1/sessions/{sid}/tokens", {"scope": "control"}, bearer(control), "forbidden"),
+        ("POST", f"/v1/sessions/{sid}/tokens", {"scope": "watch"}, bearer(watch), "forbidden"),
+        ("GET", f"/v1/sessions/{sid}", None, bearer(token("watch", sid, lifetime=-60)), "unauthorized"),
+        ("GET", f"/v1/sessions/{sid}/events", None, {}, "unauthorized"),
+        ("POST", "/v1/sessions/nosuchsession/tokens", {"scope": "watch"}, operator, "session_not_found"),
+        ("POST", f"/v1/sessions/{sid}/tokens", {"scope": "watch", "ttl": 1}, operator, "invalid_request"),
+    ]:
+        assert keyed.json(method, path, body, credential)[2]["code"] == code, (method, path)
+    assert keyed.json("POST", f"/v1/sessions/{sid}/next", None, bearer(minted["token"]))[0] == 200
+    # Expired 29 s ago: accepted (30 s of leeway), and the stream ends a second later.
+    stream = rawhttp.EventStream(keyed.port, sid, query=f"?access_token={token('watch', sid, exp=time.time() - 29)}")
+    contract.check("GET", f"/v1/sessions/{sid}/events", stream.status, stream.headers, b"")
+    seen = []
+    while (event := stream.next_event()) is not None:
+        contract.check_event(event[1], event[2])
+        seen.append(event[1])
+    stream.close()
+    assert seen == ["state", "expired"]
+    # Without a key that can sign: 409 signing_unavailable.
+    assert get("POST", f"/v1/sessions/{create(server, {'template': 'media'})}/tokens", {"scope": "watch"})[2]["code"] == "signing_unavailable"
 
     # What was checked: every operation's success, and a problem of every code.
     operations = {op["operationId"]: op for item in DOCUMENT["paths"].values() for op in item.values()}

@@ -40,6 +40,12 @@ def site_config(listen, upstream):
     return text
 
 
+def with_logs_in(text, folder):
+    """The sample with its access logs in `folder`."""
+    assert "/var/log/nginx/access.log" in text
+    return text.replace("/var/log/nginx/access.log", f"{folder}/access.log")
+
+
 def main_config(folder):
     user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temporary folder
     return f"""{user}worker_processes 1;
@@ -59,16 +65,25 @@ http {{
 """
 
 
+class Proxied(tuple):
+    """(nginx's port, the pagerd behind it), with `folder`: nginx's files and logs."""
+
+    def __new__(cls, port, pagerd, folder):
+        made = super().__new__(cls, (port, pagerd))
+        made.folder = folder
+        return made
+
+
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory):
-    """(nginx's port, the pagerd behind it)."""
+    """(nginx's port, the pagerd behind it), with `folder` (Proxied)."""
     # The settings deploy/README.md gives for running behind the proxy.
     pagerd = Pagerd({"PAGERD_PER_IP_CONNECTION_LIMIT": "0", "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"})
     nginx = None
     try:
         folder = tmp_path_factory.mktemp("nginx")
         port = free_port()
-        (folder / "pagerd.conf").write_text(site_config(f"127.0.0.1:{port}", f"127.0.0.1:{pagerd.port}"))
+        (folder / "pagerd.conf").write_text(with_logs_in(site_config(f"127.0.0.1:{port}", f"127.0.0.1:{pagerd.port}"), folder))
         (folder / "nginx.conf").write_text(main_config(folder))
         nginx = subprocess.Popen(
             [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
@@ -82,7 +97,7 @@ def proxy(tmp_path_factory):
             except OSError:
                 assert time.monotonic() < deadline, "nginx is not listening after 10 s"
                 time.sleep(0.05)
-        yield port, pagerd
+        yield Proxied(port, pagerd, folder)
     finally:
         if nginx:
             nginx.send_signal(signal.SIGTERM)  # fast shutdown: streams still open are closed
@@ -168,3 +183,21 @@ def test_oversized_body_is_refused_by_nginx(proxy):
         conn.close()
     assert status == 413 and headers["content-type"].startswith("text/html")  # nginx's page, not pagerd's
     assert 'status="413"' not in pagerd.request("GET", "/metrics")[2].decode()  # pagerd never saw it
+
+
+def test_the_sample_logs_no_event_stream_query(proxy):
+    """An access token in an event stream's query never reaches nginx's access log."""
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    sid = requests.post(base + "/v1/sessions", json={"template": "media"}, timeout=10).json()["id"]
+    secret = "eyJhbGciOiJIUzI1NiJ9.eyJ0b2tlbi1pbi1hLXVybCI6MX0.c2lnbmF0dXJl"
+    with requests.get(f"{base}/v1/sessions/{sid}/events?access_token={secret}", stream=True, timeout=10) as stream:
+        assert stream.status_code == 200
+        next(stream.iter_lines())
+    deadline = time.monotonic() + 5
+    log = proxy.folder / "access.log"
+    while f"/v1/sessions/{sid}/events" not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline, "the stream was not logged"
+        time.sleep(0.1)
+    text = log.read_text()
+    assert secret not in text and "access_token" not in text

@@ -165,7 +165,7 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { flaky: 0, lastEventIDs: [] };
+  const seen = { flaky: 0, lastEventIDs: [], renewed: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
@@ -211,6 +211,15 @@ describe("against a fake server", () => {
         case "/v1/sessions/expiring/events":
           stream(`event: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
           return response.end();
+        case "/v1/sessions/renewed/events": {
+          // The first token's stream expires at version 1; the renewed token's resumes from it.
+          seen.renewed.push([request.headers.authorization, request.headers["last-event-id"]]);
+          if (request.headers.authorization === "Bearer first") {
+            stream(`id: 1\nevent: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
+            return response.end();
+          }
+          return stream(`id: 2\nevent: pageChanged\ndata: ${state(2)}\n\n`);
+        }
         default:
           return problem(404, "not_found");
       }
@@ -291,6 +300,29 @@ describe("against a fake server", () => {
     assert.deepEqual([errors.length, errors[0].status, errors[0].code], [1, 503, "at_capacity"]);
     assert.deepEqual(kinds, [["pageChanged", 2], ["pageChanged", 3]]);
     assert.deepEqual(seen.lastEventIDs, ["1", "1", "2"]);
+  });
+
+  test("with refreshToken, an expired stream is opened again with the new token from the version reached", async () => {
+    const client = new PagerdClient({ baseURL: base, token: "first", refreshToken: async () => "second" });
+    const session = new Session(client, { id: "renewed", version: 0 });
+    const changed = next(session, "change");
+    session.follow();
+    await changed;
+    const resumed = next(session, "change");
+    await resumed;
+    session.unfollow();
+    assert.equal(session.version, 2);
+    assert.equal(client.token, "second");
+    assert.deepEqual(seen.renewed, [["Bearer first", "0"], ["Bearer second", "1"]]);
+  });
+
+  test("eventSourceURL carries the token and the version for EventSource", () => {
+    const client = new PagerdClient({ baseURL: "https://pager.example/", token: "a.b.c" });
+    const session = new Session(client, { id: "s 1", version: 4 });
+    assert.equal(session.eventSourceURL(), "https://pager.example/v1/sessions/s%201/events?access_token=a.b.c");
+    assert.equal(session.eventSourceURL({ token: "w.x.y", lastEventId: 4 }),
+      "https://pager.example/v1/sessions/s%201/events?access_token=w.x.y&lastEventId=4");
+    assert.equal(new Session(new PagerdClient(), { id: "s", version: 1 }).eventSourceURL(), "/v1/sessions/s/events");
   });
 
   test("a stream whose token expired stops with token_expired", async () => {

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Adds `Authorization: Bearer <token>` to every request while the client has a token, and
+/// sends `If-Match` as the façade wrote it.
+///
+/// The generated code writes a header parameter as a URI component, so the entity tag `"7"`
+/// would leave as `%227%22`, which names no version; this middleware decodes it back.
+struct HeaderMiddleware: ClientMiddleware {
+    let token: TokenBox
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let value = token.value { request.headerFields[.authorization] = "Bearer \(value)" }
+        if let tag = request.headerFields[.ifMatch], let decoded = tag.removingPercentEncoding {
+            request.headerFields[.ifMatch] = decoded
+        }
+        return try await next(request, body, baseURL)
+    }
+}
+
+/// Turns every answer of 400 or more into a thrown ``PagerClientError`` before the generated code
+/// reads it: a problem document becomes `.problem` (with the current version from the `ETag` of a
+/// 412), anything else `.unexpectedResponse`. The generated operations then only ever see
+/// successes, so the façade needs no switch over each operation's error statuses.
+struct ProblemMiddleware: ClientMiddleware {
+    /// The most of an error body read (pagerd's problems are a few hundred bytes).
+    static let bodyLimit = 64 * 1024
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status.code >= 400 else { return (response, responseBody) }
+        var bytes = Data()
+        if let responseBody { bytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
+        let mediaType = response.headerFields[.contentType] ?? ""
+        guard mediaType.hasPrefix("application/problem+json"),
+            var problem = try? JSONDecoder().decode(PagerProblem.self, from: bytes)
+        else {
+            let text = String(decoding: bytes.prefix(200), as: UTF8.self)
+            throw PagerClientError.unexpectedResponse(status: response.status.code, detail: text)
+        }
+        problem.currentVersion = response.headerFields[.eTag].flatMap(Self.version(fromETag:))
+        throw PagerClientError.problem(problem)
+    }
+
+    /// The version an `ETag` names: pagerd's tags are the version in quotes (`"7"`).
+    static func version(fromETag tag: String) -> Int? {
+        guard tag.count >= 3, tag.first == "\"", tag.last == "\"" else { return nil }
+        return Int(tag.dropFirst().dropLast())
+    }
+}
+
+/// The bearer token, shared by the client and its middleware, replaceable while requests run
+/// (an access token expires and the app fetches a new one). A lock guards the one value.
+final class TokenBox: @unchecked Sendable {
+    // @unchecked: `stored` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var stored: String?
+
+    init(_ value: String?) { stored = value }
+
+    var value: String? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

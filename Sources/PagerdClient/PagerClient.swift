@@ -1,0 +1,208 @@
+public import Foundation
+public import OpenAPIRuntime
+@_exported public import PagerdOpenAPI
+
+/// The state document: everything a view needs to draw the pager (docs/api.md, «Sessions and
+/// the state document»).
+public typealias PagerState = Components.Schemas.State
+/// A session's effective settings, every member present (docs/api.md, «Settings»).
+public typealias PagerSettings = Components.Schemas.Settings
+/// The `control` and `watch` tokens pagerd mints for a new session (docs/api.md, «Access tokens»).
+public typealias SessionAccess = Components.Schemas.SessionAccess
+/// A token minted by ``PagerClient/mintToken(scope:ttl:)``.
+public typealias MintedToken = Components.Schemas.MintedToken
+/// The stable codes of pagerd's problems.
+public typealias ProblemCode = Components.Schemas.ProblemCode
+
+/// A client of one pagerd server, driving one session at a time: typed commands, the session's
+/// events, and optimistic concurrency.
+///
+/// Create or open a session, then move it; every request method is
+/// `async throws(PagerClientError)`.
+/// The client keeps the newest state it has seen (from answers and from ``events(after:)``), and
+/// sends each change with `If-Match` naming that state's version unless told otherwise, so a
+/// change made on a state another client has moved on is refused (`412 version_mismatch`) rather
+/// than applied blindly; ``retryingOnConflict(maxAttempts:isolation:_:)`` re-reads and tries
+/// again.
+///
+/// ```swift
+/// let client = PagerClient(baseURL: URL(string: "https://pager.example.com")!, token: token)
+/// var state = try await client.createSession(template: "media")
+/// state = try await client.next()
+/// for try await event in await client.events() { draw(event.state) }
+/// ```
+///
+/// The client is an actor: calls from many tasks are safe, and each is one request (two for
+/// ``retryingOnConflict(maxAttempts:isolation:_:)``).
+public actor PagerClient {
+    /// The server's address, under which `/v1/…` lies.
+    public nonisolated let baseURL: URL
+    /// The generated client of openapi.json's operations, behind the middlewares.
+    nonisolated let api: Client
+    nonisolated let token: TokenBox
+    nonisolated let predictor: (any ScrollPredicting)?
+
+    /// The session the commands apply to.
+    public private(set) var sessionID: String?
+    /// The newest state seen: from the last answer or event, whichever has the higher version.
+    public private(set) var state: PagerState?
+    /// The session's settings, as ``loadSettings()`` last read them.
+    public internal(set) var settings: PagerSettings?
+    /// The tokens pagerd minted for the session this client created (`control` and `watch`),
+    /// when the server signs tokens and the create was made with `authToken` or a `create`
+    /// token; nil otherwise, and once the client opens or deletes a session.
+    public private(set) var access: SessionAccess?
+
+    /// Creates a client of the pagerd at `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The server, e.g. `https://pager.example.com` (or a path prefix a proxy
+    ///     serves it under).
+    ///   - token: A bearer token for every request (`authToken`, or an access token); nil
+    ///     for a server that asks for none. ``setToken(_:)`` replaces it.
+    ///   - transport: How requests are sent; ``defaultTransport()`` unless given.
+    ///   - predictor: What ``predictScroll(_:)`` computes with: pagerd's own model
+    ///     (``ModelScrollPredictor``) unless given; nil for none.
+    public init(
+        baseURL: URL, token: String? = nil, transport: any ClientTransport = PagerClient.defaultTransport(),
+        predictor: (any ScrollPredicting)? = ModelScrollPredictor()
+    ) {
+        self.baseURL = baseURL
+        self.token = TokenBox(token)
+        self.predictor = predictor
+        api = Client(
+            serverURL: baseURL, transport: transport,
+            middlewares: [HeaderMiddleware(token: self.token), ProblemMiddleware()])
+    }
+
+    /// Replaces the bearer token for the requests that start from now on (an event stream
+    /// takes it when it next connects).
+    public nonisolated func setToken(_ value: String?) { token.value = value }
+
+    // MARK: - Sessions
+
+    /// The templates the server offers (docs/api.md, «Templates»).
+    public func templates() async throws(PagerClientError) -> [Components.Schemas.TemplateSummary] {
+        try await call { try await api.listTemplates().ok.body.json.templates }
+    }
+
+    /// Creates a session from a template, from pages, or both, and makes it the client's.
+    public func createSession(
+        template: String? = nil, pages: [Components.Schemas.PageInput]? = nil
+    ) async throws(PagerClientError) -> PagerState {
+        try await createSession(Components.Schemas.CreateSession(template: template, pages: pages))
+    }
+
+    /// Creates a session from a whole create request (settings included) and makes it the
+    /// client's.
+    public func createSession(_ request: Components.Schemas.CreateSession) async throws(PagerClientError) -> PagerState
+    {
+        let created = try await call { try await api.createSession(body: .json(request)).created.body.json }
+        sessionID = created.value1.id
+        state = created.value1
+        settings = nil
+        access = created.value2.access
+        return created.value1
+    }
+
+    /// Makes an existing session the client's, reading its state.
+    @discardableResult
+    public func open(sessionID id: String) async throws(PagerClientError) -> PagerState {
+        let read = try await call { try await api.getSession(path: .init(id: id)).ok.body.json }
+        sessionID = id
+        state = read
+        settings = nil
+        access = nil
+        return read
+    }
+
+    /// Reads the session's state again.
+    @discardableResult
+    public func refresh() async throws(PagerClientError) -> PagerState {
+        let id = try requireSession()
+        return adopt(try await call { try await api.getSession(path: .init(id: id)).ok.body.json })
+    }
+
+    /// Reads the session's effective settings (what prediction needs), and keeps them.
+    @discardableResult
+    public func loadSettings() async throws(PagerClientError) -> PagerSettings {
+        let id = try requireSession()
+        let read = try await call { try await api.getSettings(path: .init(id: id)).ok.body.json }
+        settings = read
+        return read
+    }
+
+    /// Deletes the session; the client then holds none.
+    public func delete(ifMatch: VersionPrecondition = .lastKnown) async throws(PagerClientError) {
+        let id = try requireSession()
+        let tag = self.tag(ifMatch)
+        _ = try await call { try await api.deleteSession(path: .init(id: id), headers: .init(ifMatch: tag)).noContent }
+        sessionID = nil
+        state = nil
+        settings = nil
+        access = nil
+    }
+
+    /// Mints a token for the session (`POST …/tokens`): `watch` for a read-only follower,
+    /// `drive` for a presenter's remote, `control` for everything. Needs `authToken`, or a
+    /// `control` token (which mints `watch` and `drive` only, expiring no later than itself);
+    /// `ttl` in seconds, the server's default (an hour at most) when nil. A server without a
+    /// signing key refuses with `409 signing_unavailable`.
+    public func mintToken(
+        scope: Components.Schemas.MintTokenRequest.ScopePayload, ttl: Int? = nil
+    ) async throws(PagerClientError) -> MintedToken {
+        let id = try requireSession()
+        return try await call {
+            try await api.mintToken(path: .init(id: id), body: .json(.init(scope: scope, ttl: ttl))).created.body.json
+        }
+    }
+
+    // MARK: - The state the client holds
+
+    /// Keeps `newer` when it is newer than the state held (answers and events can arrive in
+    /// either order), and returns it.
+    @discardableResult
+    func adopt(_ newer: PagerState) -> PagerState {
+        guard newer.id == sessionID else { return newer }
+        if let held = state, held.version > newer.version { return newer }
+        state = newer
+        return newer
+    }
+
+    /// The session id, or `.noSession`.
+    func requireSession() throws(PagerClientError) -> String {
+        guard let sessionID else { throw .noSession }
+        return sessionID
+    }
+
+    /// The `If-Match` value a precondition asks for.
+    func tag(_ precondition: VersionPrecondition) -> String? {
+        switch precondition {
+        case .none: nil
+        case .version(let version): "\"\(version)\""
+        case .lastKnown: state.map { "\"\($0.version)\"" }
+        }
+    }
+
+    /// Runs one generated operation, turning whatever it throws into a ``PagerClientError``.
+    func call<T>(
+        isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> T
+    ) async throws(PagerClientError) -> T {
+        do {
+            return try await operation()
+        } catch {
+            throw PagerClientError.from(error)
+        }
+    }
+}
+
+/// Which version a change is made on: the `If-Match` it is sent with (docs/api.md, «Versions and
+/// conditional requests»).
+public enum VersionPrecondition: Sendable, Hashable {
+    /// The version of the newest state the client holds (none while it holds none).
+    case lastKnown
+    /// This version.
+    case version(Int)
+    /// Whatever the session's version: no `If-Match`.
+    case none
+}

@@ -1,0 +1,205 @@
+import Foundation
+import OpenAPIRuntime
+
+/// The kinds of event a session's stream sends (docs/api.md, «Events»).
+public typealias EventKind = Components.Schemas.EventKind
+
+/// One event of a session's stream: what changed, and the state after the change.
+public struct PagerEvent: Sendable, Hashable {
+    /// What happened: `state` first, then one kind per change.
+    public var kind: EventKind
+    /// The state document after the change (its `version` is the event's id).
+    public var state: PagerState
+    /// Why: `request`, `autoAdvance`, `idle`…; nil for a `state` event.
+    public var cause: String?
+}
+
+extension PagerClient {
+    /// The session's events, from the version after `version` on: an `AsyncSequence` that
+    /// reconnects by itself.
+    ///
+    /// - With `version` nil the stream starts with a `state` event holding the current state.
+    ///   With a version it sends what came after it: nothing more when it is the current
+    ///   version, else the current state first.
+    /// - A lost connection, the end of a stream, or a refusal of 500 or more (a restart, a server
+    ///   shutting down) is followed by a new connection with `Last-Event-ID` naming the last
+    ///   version seen, so no change is missed; the attempts wait 0.25 s, doubling to 15 s, less
+    ///   up to half at random, and start again from 0.25 s once a connection is made.
+    /// - A refusal that waiting will not change (any status from 400 to 499 but 408 and 429:
+    ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a
+    ///   stream sending what is not an event of the contract. A `deleted` event is the last: the
+    ///   sequence ends after it.
+    /// - Cancelling the task that iterates ends the sequence (and its connection) at once; so
+    ///   does dropping the iterator.
+    /// - A stream opened with an access token ends with `expired` when the token does: the
+    ///   sequence connects again at once with the token set then (``PagerClient/setToken(_:)``),
+    ///   from the last version seen, without a gap. Replace the token before its `expiresAt`;
+    ///   if the server refuses the one set (`401 unauthorized`), the sequence ends with that
+    ///   error, and `events(after: state.version)` with a new token resumes it.
+    ///
+    /// The client's ``state`` follows the events. The stream carries the bearer token in the
+    /// `Authorization` header like every request.
+    public func events(after version: Int? = nil) throws(PagerClientError) -> PagerEvents {
+        PagerEvents(client: self, sessionID: try requireSession(), after: version)
+    }
+
+    /// Keeps an event's state when it is the newest seen.
+    func observe(_ event: PagerEvent) {
+        adopt(event.state)
+    }
+}
+
+/// A session's event stream, reconnecting (``PagerClient/events(after:)``). It throws only
+/// ``PagerClientError``.
+public struct PagerEvents: AsyncSequence, Sendable {
+    /// Each element is one event.
+    public typealias Element = PagerEvent
+
+    let client: PagerClient
+    let sessionID: String
+    let after: Int?
+
+    /// Starts reading; the first connection is made by the first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(client: client, sessionID: sessionID, lastVersion: after)
+    }
+
+    /// Reads events, reconnecting when a connection ends.
+    public struct Iterator: AsyncIteratorProtocol {
+        typealias Events = ServerSentEventsDeserializationSequence<
+            ServerSentEventsLineDeserializationSequence<HTTPBody>
+        >
+
+        let client: PagerClient
+        let sessionID: String
+        /// The last version seen, sent as `Last-Event-ID` on each new connection.
+        var lastVersion: Int?
+        /// The open connection's events, or nil between connections.
+        var connection: Events.AsyncIterator?
+        /// Connections failed in a row (for the backoff).
+        var failures = 0
+        var finished = false
+
+        init(client: PagerClient, sessionID: String, lastVersion: Int?) {
+            self.client = client
+            self.sessionID = sessionID
+            self.lastVersion = lastVersion
+        }
+
+        /// The next event; nil once the session was deleted or the task cancelled.
+        public mutating func next() async throws -> PagerEvent? {
+            while !finished {
+                if Task.isCancelled { return finish() }
+                if connection == nil {
+                    do {
+                        connection = try await connect()
+                        failures = 0
+                    } catch {
+                        if case .cancelled = error { return finish() }
+                        if Self.isFinal(error) {
+                            finished = true
+                            throw error
+                        }
+                        guard await waitBeforeRetry() else { return finish() }
+                        continue
+                    }
+                }
+                let received: ServerSentEvent?
+                do {
+                    received = try await connection?.next()
+                } catch {
+                    connection = nil  // the connection was lost: connect again
+                    if Task.isCancelled { return finish() }
+                    guard await waitBeforeRetry() else { return finish() }
+                    continue
+                }
+                guard let received else {
+                    connection = nil  // the server ended the stream (a restart): connect again
+                    continue
+                }
+                if received.event == EventKind.expired.rawValue {
+                    connection = nil  // the stream's token expired: connect again with the token now set
+                    continue
+                }
+                guard let event = try decode(received) else { continue }
+                lastVersion = event.state.version
+                if event.kind == .deleted { finished = true }
+                await client.observe(event)
+                return event
+            }
+            return nil
+        }
+
+        private mutating func finish() -> PagerEvent? {
+            finished = true
+            connection = nil
+            return nil
+        }
+
+        /// Opens one stream; throws its refusal.
+        private func connect() async throws(PagerClientError) -> Events.AsyncIterator {
+            let id = sessionID
+            let last = lastVersion.map(String.init)
+            let body = try await client.call {
+                try await client.api.streamEvents(path: .init(id: id), headers: .init(lastEventID: last)).ok.body
+                    .textEventStream
+            }
+            return body.asDecodedServerSentEvents().makeAsyncIterator()
+        }
+
+        /// The event an SSE event carries; nil for a kind this client does not know (a newer
+        /// server's), which it skips.
+        private mutating func decode(_ received: ServerSentEvent) throws(PagerClientError) -> PagerEvent? {
+            guard let name = received.event, let kind = EventKind(rawValue: name) else { return nil }
+            guard let data = received.data?.data(using: .utf8) else {
+                finished = true
+                throw .unexpectedResponse(status: 200, detail: "a \(name) event without data")
+            }
+            do {
+                let state = try JSONDecoder().decode(PagerState.self, from: data)
+                let cause = try JSONDecoder().decode(CauseOnly.self, from: data).cause
+                return PagerEvent(kind: kind, state: state, cause: cause)
+            } catch {
+                finished = true
+                connection = nil
+                throw .unexpectedResponse(status: 200, detail: "a \(name) event that is not a state: \(error)")
+            }
+        }
+
+        /// Waits before the next connection; false when the task was cancelled meanwhile.
+        private mutating func waitBeforeRetry() async -> Bool {
+            let delay = Self.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
+            failures += 1
+            do {
+                try await Task.sleep(for: delay)
+                return true
+            } catch {
+                return false
+            }
+        }
+
+        /// The wait before connection attempt `failures + 1`: 0.25 s doubling up to 15 s, scaled
+        /// by `jitter` (0.5 to 1) so that clients a restart dropped together do not return
+        /// together.
+        static func backoff(failures: Int, jitter: Double) -> Duration {
+            let base = Swift.min(15, 0.25 * Double(1 << Swift.min(failures, 6)))
+            return .milliseconds(Int((base * jitter * 1000).rounded()))
+        }
+
+        /// Whether a failed connection ends the sequence rather than being tried again.
+        static func isFinal(_ error: PagerClientError) -> Bool {
+            switch error {
+            case .problem, .unexpectedResponse:
+                guard let status = error.status else { return false }
+                return (400..<500).contains(status) && status != 408 && status != 429
+            case .noSession: return true
+            case .transport, .cancelled, .predictionUnavailable: return false
+            }
+        }
+    }
+}
+
+/// The `cause` member of an event's data.
+private struct CauseOnly: Decodable {
+    var cause: String?
+}

@@ -1,0 +1,109 @@
+import Foundation
+import PagerAccess
+import PagerdClient
+import Testing
+
+/// Access tokens through the client: the tokens a create answers, minting, a watch token's
+/// limits, and an event stream whose token expires.
+@Suite struct AccessTests {
+    static let authToken = "client-tests-admin-token"
+    static let keys = #"[{"kid": "k1", "alg": "HS256", "secret": "c2VjcmV0LWZvci10aGUtY2xpZW50LXRlc3RzLTMyLWJ5dGVz"}]"#
+
+    static func server() async throws -> Server {
+        try await Server(environment: ["PAGERD_AUTH_TOKEN": authToken, "PAGERD_ACCESS_KEYS": keys])
+    }
+
+    @Test func createAnswersTokensAndAControlTokenMintsLesserOnes() async throws {
+        let server = try await Self.server()
+        let admin = server.client(token: Self.authToken)
+        let state = try await admin.createSession(template: "mall")
+        let access = try #require(await admin.access)
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(abs(access.control.expiresAt - (now + 86_400)) <= 5)  // accessTokenMaxLifetime
+        #expect(abs(access.watch.expiresAt - (now + 86_400)) <= 5)
+
+        let minted = try await admin.mintToken(scope: .drive, ttl: 120)
+        #expect(minted.scope == .drive && minted.sessionId == state.id)
+        #expect(abs(minted.expiresAt - (now + 120)) <= 5)
+
+        let controller = server.client(token: access.control.token)
+        try await controller.open(sessionID: state.id)
+        let remote = try await controller.mintToken(scope: .drive)
+        let presenter = server.client(token: remote.token)
+        try await presenter.open(sessionID: state.id)
+        #expect(try await presenter.next().index == 1)
+        let notControl = await refusal { try await controller.mintToken(scope: .control) }
+        #expect(notControl?.status == 403 && notControl?.code == "forbidden")
+
+        let watcher = server.client(token: access.watch.token)
+        #expect(try await watcher.open(sessionID: state.id).index == 1)
+        let moved = await refusal { try await watcher.next() }
+        #expect(moved?.status == 403 && moved?.code == "forbidden")
+        let minting = await refusal { try await watcher.mintToken(scope: .watch) }
+        #expect(minting?.status == 403)
+        let stranger = server.client()
+        let unauthorized = await refusal { try await stranger.createSession(template: "mall") }
+        #expect(unauthorized?.status == 401 && unauthorized?.code == "unauthorized")
+        #expect(await stranger.access == nil)
+
+        let opened = server.client(token: Self.authToken)
+        try await opened.open(sessionID: state.id)
+        #expect(await opened.access == nil)  // tokens come with a create only
+    }
+
+    /// A token accepted for five more seconds (until 30 s after its `exp`): the
+    /// stream ends with `expired`; the follower that set a new token carries on without a gap,
+    /// the one that did not ends with 401.
+    @Test func aStreamWhoseTokenExpiresContinuesWithTheTokenSetSince() async throws {
+        let server = try await Self.server()
+        let admin = server.client(token: Self.authToken)
+        let state = try await admin.createSession(template: "mall")
+        let fresh = try await admin.mintToken(scope: .watch)
+
+        let definitions = try AccessKeyDefinition.parse(text: Self.keys)
+        let verifier = AccessVerifier(
+            keys: try await AccessKeys.make(definitions), audience: "pagerd", maxLifetime: 86_400)
+        let now = Int(Date().timeIntervalSince1970)
+        let expiring = try #require(verifier.mint(.watch, for: state.id, issuedAt: now - 85, expiresAt: now - 25))
+
+        let renewed = server.client(token: expiring)
+        try await renewed.open(sessionID: state.id)
+        let stale = server.client(token: expiring)
+        try await stale.open(sessionID: state.id)
+
+        let staleEnd = Task {
+            var versions: [Int] = []
+            do {
+                for try await event in try await stale.events(after: nil) { versions.append(event.state.version) }
+                return (versions, nil as PagerClientError?)
+            } catch let error as PagerClientError {
+                return (versions, error)
+            } catch {
+                Issue.record("expected a PagerClientError, got \(error)")
+                return (versions, nil)
+            }
+        }
+
+        let renewedEvents = Task {
+            var seen: [String] = []
+            for try await event in try await renewed.events(after: nil) {
+                seen.append("\(event.state.version) \(event.kind.rawValue)")
+                if event.state.version == 4 { break }
+            }
+            return seen
+        }
+        // Both streams open with the expiring token; then the renewed follower gets a new one.
+        while try await server.metric("pagerd_event_subscribers") != 2 { try await Task.sleep(for: .milliseconds(20)) }
+        renewed.setToken(fresh.token)
+        _ = try await admin.next()
+        // The stale follower ends once its token expired and its new connection was refused.
+        let (versions, error) = await staleEnd.value
+        #expect(versions == [1, 2])
+        #expect(error?.status == 401 && error?.code == "unauthorized")
+        // The renewed follower's stream expired at the same instant; wait for its new connection.
+        while try await server.metric("pagerd_event_subscribers") != 1 { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await admin.next()
+        _ = try await admin.next()
+        #expect(try await renewedEvents.value == ["1 state", "2 pageChanged", "3 pageChanged", "4 pageChanged"])
+    }
+}
