@@ -31,8 +31,29 @@ def closed(document):
     `properties` and stay open."""
     document = copy.deepcopy(document)
 
+    def resolve(node):
+        while "$ref" in node:
+            target = document
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part.replace("~1", "/").replace("~0", "~")]
+            node = target
+        return node
+
+    def merge(node):
+        """An `allOf` of object schemas (a state document plus `access`) as one object schema,
+        so that closing each part alone does not refuse the other parts' members."""
+        parts = [resolve(part) for part in node["allOf"]]
+        if not all(isinstance(part.get("properties"), dict) for part in parts):
+            return
+        del node["allOf"]
+        node["type"] = "object"
+        node["properties"] = {name: schema for part in parts for name, schema in part["properties"].items()}
+        node["required"] = [name for part in parts for name in part.get("required", [])]
+
     def close(node):
         if isinstance(node, dict):
+            if "allOf" in node:
+                merge(node)
             if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
                 node["additionalProperties"] = False
             for key, value in node.items():

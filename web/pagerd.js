@@ -485,7 +485,7 @@ function spreadVisible(pager, transition, V) {
     const overlap = Math.min(j * D + P, V + E) - Math.max(j * D, V);
     if (overlap <= 1 + TOLERANCE) continue;
     const index = ((j % n) + n) % n;
-    const entry = { index, id: pageId(pager, index), fraction: overlap / P };
+    const entry = { index, id: pageId(pager, index), fraction: Math.min(1, overlap / P) };  // (jD + P) − jD can round above P
     if (j === c) current.push(entry);
     else if (j === toPosition) target.push(entry);
     else rest.push(entry);

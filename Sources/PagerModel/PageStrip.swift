@@ -170,7 +170,8 @@ struct PageStrip {
         func show(_ position: Int) {
             let overlap = overlap(position, offset: view)
             guard Self.shows(overlap) else { return }
-            body(page(at: position), overlap / pageSize)
+            // (start + P) − start can round above P: a share is never more than the whole page.
+            body(page(at: position), min(1, overlap / pageSize))
         }
         show(current)
         if let target { show(target) }

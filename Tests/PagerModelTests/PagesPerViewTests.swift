@@ -213,6 +213,29 @@ struct PagesPerViewTests {
         #expect(pager.overscroll == Overscroll(edge: .end, progress: 0.2))
     }
 
+    @Test("a page's share on screen is never above 1, though (start + P) − start can round above P")
+    func sharesNeverAboveOne() throws {
+        // Found by fuzzing the API: a loop of 3, right to left, 13.799194528652293 pages per view
+        // at rest showed a page at 1.0000000000000004.
+        var perViews = [13.799194528652293]
+        for step in 1...60 { perViews.append(1 + Double(step) * 0.237) }
+        for perView in perViews {
+            for mode in PagerMode.allCases {
+                for direction in LayoutDirection.allCases {
+                    var pager = try Self.pager(3, perView: perView, mode: mode) { $0.layoutDirection = direction }
+                    for progress in [0, 0.3, 0.71, -0.45] {
+                        pager = try pager.applying(.scroll(.progress(progress))).pager
+                        for page in pager.visible {
+                            #expect(
+                                page.fraction > 0 && page.fraction <= 1,
+                                "\(perView) per view, \(mode), \(direction), progress \(progress): \(page.fraction)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("navigation, edges, can-go flags and the tab bar are as with one page per view")
     func logicUnchanged() throws {
         let commands: [PagerCommand] = [
