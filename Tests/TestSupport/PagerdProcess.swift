@@ -58,19 +58,28 @@ public final class PagerdProcess: @unchecked Sendable {
         child.process.environment = env
         child.process.standardError = child.errorPipe
         child.process.standardOutput = FileHandle.nullDevice
-        let buffer = child.output
-        child.errorPipe.fileHandleForReading.readabilityHandler = { handle in
-            // read(2) itself: the pipe is non-blocking under the handler, and `availableData` traps
-            // when a call finds nothing to read (EAGAIN), which it did once in a ThreadSanitizer run.
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(Data(chunk[..<count]))
-            } else if count == 0 {
-                handle.readabilityHandler = nil  // end of file: the process closed its stderr
-            }  // else EAGAIN or EINTR: nothing now; the handler runs again when there is something
-        }
         try child.process.run()
+        // stderr is read by a thread of its own with blocking read(2) until end of file, not by a
+        // FileHandle readabilityHandler: tearing down a pipe under such a handler while its
+        // dispatch source is being cancelled can crash libdispatch's event loop on Linux (a bad
+        // pointer in _dispatch_event_loop_drain, seen once in a full run). The thread holds the
+        // reading handle until end of file, which comes when the process exits (run() closed the
+        // parent's copy of the writing end).
+        let buffer = child.output
+        let reading = child.errorPipe.fileHandleForReading
+        let reader = Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(reading.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    buffer.append(Data(chunk[..<count]))
+                } else if count == 0 || errno != EINTR {
+                    break  // end of file: the process closed its stderr
+                }
+            }
+        }
+        reader.name = "pagerd stderr"
+        reader.start()
         return child
     }
 
