@@ -99,8 +99,8 @@ struct PredictionTests {
         let client = server.client()
         let empty = try await client.createSession(template: "piggybank")
         let settings = try await client.loadSettings()
-        let predictedEmpty = expectRefusal {
-            _ = try predictor.predictScroll(state: empty, settings: settings, input: .progress(0.5))
+        let predictedEmpty = await refusal {
+            try predictor.predictScroll(state: empty, settings: settings, input: .progress(0.5))
         }
         let answeredEmpty = await refusal { try await client.scroll(.progress(0.5)) }
         #expect(predictedEmpty?.code == answeredEmpty?.code && answeredEmpty?.code == "empty_pager")
@@ -176,19 +176,5 @@ func expectClose(
     check("blocked", predicted.blocked == answered.blocked)
     if !differences.isEmpty {
         Issue.record("\(context): \(differences.joined(separator: ", ")) differ", sourceLocation: sourceLocation)
-    }
-}
-
-/// The `PagerClientError` that `body` throws, or an issue when it throws none or another error.
-func expectRefusal(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> PagerClientError? {
-    do {
-        try body()
-        Issue.record("expected a refusal", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as PagerClientError {
-        return error
-    } catch {
-        Issue.record("expected a PagerClientError, got \(error)", sourceLocation: sourceLocation)
-        return nil
     }
 }
