@@ -41,6 +41,9 @@ otherwise a slower Python loop does it.
     exit (capped at 35) and exit status.
  8. slowloris one address — per-IP limit 64: 300 slow sockets from 127.0.0.2 adding a header line
     a second; 200 /healthz probes from 127.0.0.1 (2 s timeout each): % served and p99 of served.
+ 9. 32 clients that never read a 16 MB answer — a session whose current page holds 16 MB of
+    content; 32 sockets (4 KB receive buffers) ask for its state and read nothing for 3 s: peak
+    RSS (VmHWM) meanwhile, then how many were answered and how many refused with 503.
 """
 import argparse
 import json
@@ -794,6 +797,44 @@ def slowloris(binary, cwd, rows):
         done.set()
         attacker.join(5)
         for sock in slow:
+            sock.close()
+        server.stop()
+
+
+@measurement(9, "32 clients that never read a 16 MB answer", [
+    ("peak RSS while the answers wait", "MiB"), ("answered / refused 503", "requests")])
+def unread_answers(binary, cwd, rows):
+    server = Server(binary, cwd, env={"PAGERD_MAX_BODY_BYTES": "17000000", "PAGERD_MAX_CONTENT_BYTES": "16777216"})
+    readers = []
+    try:
+        pages = [{"id": "big", "title": "Big", "content": {"text": "x" * 16_000_000}}, {"id": "small", "title": "S"}]
+        sid = create_session(server.port, {"pages": pages}, timeout=60)
+        for _ in range(32):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect((HOST, server.port))
+            sock.sendall(f"GET /v1/sessions/{sid} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+            readers.append(sock)
+        time.sleep(3)  # every request answered or refused, nothing read
+        server.check("with the answers waiting")
+        status = dict(line.split(":", 1) for line in open(f"/proc/{server.proc.pid}/status").read().splitlines())
+        rows["peak RSS while the answers wait"] = f"{int(status['VmHWM'].split()[0]) / 1024:.0f}"
+        codes = {}
+        for sock in readers:  # the status line of each answer is enough
+            sock.settimeout(30)
+            head = b""
+            while b"\r\n" not in head:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                head += chunk
+            code = head.split(b" ")[1].decode() if head.count(b" ") else "closed"
+            codes[code] = codes.get(code, 0) + 1
+        rows["answered / refused 503"] = f"{codes.get('200', 0)} / {codes.get('503', 0)}" + (
+            f" ({counts_text({k: v for k, v in codes.items() if k not in ('200', '503')})})"
+            if set(codes) - {"200", "503"} else "")
+    finally:
+        for sock in readers:
             sock.close()
         server.stop()
 

@@ -10,6 +10,9 @@ public enum HTTPRefusal: Sendable, Equatable {
     case shuttingDown
     /// The method or a header name is not an HTTP token.
     case malformed(reason: String)
+    /// Answers not yet read by their clients hold more than `answerBudgetBytes`: the request is
+    /// refused before its work, so it changed nothing.
+    case answerBudgetExceeded(limit: Int)
 }
 
 /// A responder's answer to one request: a response now, or work that produces one later.

@@ -147,10 +147,14 @@ public final class HTTPServer: Sendable {
 /// (on `/metrics`) without a reference to the server, which holds the responder.
 public final class HTTPServerStatistics: Sendable {
     let live = Atomic<Int>(0)
+    let answers = Atomic<Int>(0)
 
     /// Creates zeroed counters.
     public init() {}
 
     /// Requests between their first header and their completion, streams included.
     public var liveRequests: Int { live.load(ordering: .acquiring) }
+
+    /// Bytes of complete answers handed to libmicrohttpd and not yet sent (event streams aside).
+    public var answerBytes: Int { answers.load(ordering: .relaxed) }
 }

@@ -31,6 +31,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var strictForClient: Bool
     /// The largest request body accepted, in bytes.
     public var maxBodyBytes: Int
+    /// Bytes of complete answers handed to libmicrohttpd and not yet sent (their clients have
+    /// not read them) past which the server refuses new requests before any work, with the
+    /// responder's ``HTTPRefusal/answerBudgetExceeded(limit:)``. Event streams are not counted.
+    public var answerBudgetBytes: Int
+    /// Paths served even past `answerBudgetBytes`: small answers an operator needs then, such as
+    /// health checks and metrics.
+    public var alwaysServedPaths: Set<String>
 
     /// Creates a configuration; the defaults are safe for a public server.
     public init(
@@ -43,7 +50,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         connectionTimeout: Int = 30,
         connectionMemoryLimit: Int = 32 * 1024,
         strictForClient: Bool = true,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        answerBudgetBytes: Int = 64 * 1024 * 1024,
+        alwaysServedPaths: Set<String> = []
     ) {
         self.host = host
         self.port = port
@@ -55,5 +64,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.strictForClient = strictForClient
         self.maxBodyBytes = maxBodyBytes
+        self.answerBudgetBytes = answerBudgetBytes
+        self.alwaysServedPaths = alwaysServedPaths
     }
 }

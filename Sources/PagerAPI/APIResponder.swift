@@ -32,8 +32,8 @@ public struct APIOptions: Sendable {
     public var corsOrigins: [String]
     /// Time between comment heartbeats on event streams.
     public var eventHeartbeat: Duration
-    /// Requests between their first header and completion, for `/metrics`.
-    public var liveRequests: @Sendable () -> Int
+    /// The HTTP server's counters (live requests, answers not yet sent), for `/metrics`.
+    public var serverStatistics: HTTPServerStatistics
     /// The demo web client's files by name (`index.html`, `app.js`, …); empty serves 404s.
     public var webFiles: [String: WebFile]
 
@@ -41,7 +41,7 @@ public struct APIOptions: Sendable {
     public init(
         authToken: String? = nil, accessVerifier: AccessVerifier? = nil,
         accessClock: any AccessClock = SystemAccessClock(), corsOrigins: [String] = ["*"],
-        eventHeartbeat: Duration = .seconds(15), liveRequests: @escaping @Sendable () -> Int = { 0 },
+        eventHeartbeat: Duration = .seconds(15), serverStatistics: HTTPServerStatistics = HTTPServerStatistics(),
         webFiles: [String: WebFile] = [:]
     ) {
         self.webFiles = webFiles
@@ -50,7 +50,7 @@ public struct APIOptions: Sendable {
         self.accessClock = accessClock
         self.corsOrigins = corsOrigins
         self.eventHeartbeat = eventHeartbeat
-        self.liveRequests = liveRequests
+        self.serverStatistics = serverStatistics
     }
 }
 
@@ -248,7 +248,8 @@ public struct APIResponder: HTTPResponder {
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
                 sessions: sessions, sessionBytes: engines.storedBytes, readCacheBytes: engines.readCacheBytes,
-                evictions: evictions, liveRequests: options.liveRequests(),
+                evictions: evictions, liveRequests: options.serverStatistics.liveRequests,
+                answerBytes: options.serverStatistics.answerBytes,
                 subscribers: subscribers,
                 storage: engines.store?.statistics)
             return .now(

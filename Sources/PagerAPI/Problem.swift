@@ -46,6 +46,11 @@ extension HTTPRefusal {
             APIError(
                 status: 503, code: .shuttingDown, detail: "The server is stopping; retry shortly.",
                 headers: [(.retryAfter, "1"), (.connection, "close")])
+        case .answerBudgetExceeded(let limit):
+            APIError(
+                status: 503, code: .memoryBudgetExceeded,
+                detail: "Answers not yet read by their clients hold more than \(limit) bytes; nothing was done.",
+                headers: [(.retryAfter, "1")])
         }
     }
 }

@@ -51,7 +51,8 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case notReady = "not_ready"
     /// 503: The server is stopping.
     case shuttingDown = "shutting_down"
-    /// 503: All sessions together would hold more data than `memoryBudgetBytes`.
+    /// 503: All sessions together would hold more data than `memoryBudgetBytes`, or answers not
+    /// yet read by their clients hold more than `answerBudgetBytes` (then nothing was done).
     case memoryBudgetExceeded = "memory_budget_exceeded"
     /// 503: The change could not be stored, so it was not made.
     case storageUnavailable = "storage_unavailable"

@@ -32,8 +32,9 @@ public enum LogLevel: String, Sendable, CaseIterable {
 /// Everything pagerd is configured with, after the file, the environment and the flags. Each
 /// default is taken from the library type that uses the setting, so it is stated once.
 public struct Configuration: Sendable, Equatable {
-    /// The HTTP server's settings.
-    public var server = HTTPServerConfiguration()
+    /// The HTTP server's settings; health checks and metrics are answered even past
+    /// `answerBudgetBytes`.
+    public var server = HTTPServerConfiguration(alwaysServedPaths: ["/healthz", "/readyz", "/metrics"])
     /// Pages per session.
     public var maxPages = PagerLimits().maxPages
     /// Screens pushed on one page's stack.

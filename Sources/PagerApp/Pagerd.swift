@@ -97,7 +97,7 @@ public enum Pagerd {
         let options = APIOptions(
             authToken: configuration.authToken, accessVerifier: verifier, corsOrigins: configuration.corsOrigins,
             eventHeartbeat: .seconds(configuration.eventHeartbeat),
-            liveRequests: { statistics.liveRequests }, webFiles: webFiles ?? [:])
+            serverStatistics: statistics, webFiles: webFiles ?? [:])
         let responder = APIResponder(engines: engines, templates: templates, readiness: readiness, options: options)
         let httpLogger = Logger(label: "pagerd.http")
         let server = HTTPServer(configuration: configuration.server, responder: responder, statistics: statistics) {

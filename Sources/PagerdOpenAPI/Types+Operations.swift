@@ -122,7 +122,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//healthz/get(health)/responses/503`.
             ///
@@ -286,7 +286,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//readyz/get(ready)/responses/503`.
             ///
@@ -448,7 +448,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//metrics/get(metrics)/responses/503`.
             ///
@@ -610,7 +610,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//openapi.json/get(openapi)/responses/503`.
             ///
@@ -823,7 +823,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths///get(demo)/responses/503`.
             ///
@@ -1078,7 +1078,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//demo/{file}/get(demoFile)/responses/503`.
             ///
@@ -1269,7 +1269,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/templates/get(listTemplates)/responses/503`.
             ///
@@ -1495,7 +1495,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/templates/{name}/get(getTemplate)/responses/503`.
             ///
@@ -1907,7 +1907,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/503`.
             ///
@@ -2162,7 +2162,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/503`.
             ///
@@ -2566,7 +2566,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/503`.
             ///
@@ -2879,7 +2879,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/503`.
             ///
@@ -3156,7 +3156,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/settings/get(getSettings)/responses/503`.
             ///
@@ -3535,7 +3535,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/503`.
             ///
@@ -3937,7 +3937,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/503`.
             ///
@@ -4362,7 +4362,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/503`.
             ///
@@ -4764,7 +4764,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/503`.
             ///
@@ -5189,7 +5189,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/503`.
             ///
@@ -5570,7 +5570,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/autoAdvance/post(autoAdvance)/responses/503`.
             ///
@@ -5844,7 +5844,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/503`.
             ///
@@ -6093,7 +6093,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/503`.
             ///
@@ -6495,7 +6495,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/503`.
             ///
@@ -6922,7 +6922,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/503`.
             ///
@@ -7333,7 +7333,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/patch(updatePage)/responses/503`.
             ///
@@ -7712,7 +7712,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/delete(removePage)/responses/503`.
             ///
@@ -8123,7 +8123,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/post(pushScreen)/responses/503`.
             ///
@@ -8545,7 +8545,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/503`.
             ///
@@ -8966,7 +8966,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/503`.
             ///
@@ -9255,7 +9255,7 @@ public enum Operations {
                     }
                 }
             }
-            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
+            /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/get(streamEvents)/responses/503`.
             ///

@@ -130,6 +130,12 @@ struct HTTPFaceTests {
         #expect(api.responder.response(for: .ambiguousFraming(reason: "x")).status == 400)
         let stopping = api.responder.response(for: .shuttingDown)
         #expect(stopping.status == 503 && stopping.headers["Retry-After"] == "1")
+        let crowded = api.responder.response(for: .answerBudgetExceeded(limit: 65_536))
+        let problem = try JSONParser.parse(crowded.bodyBytes)
+        #expect(crowded.status == 503 && crowded.headers["Retry-After"] == "1")
+        #expect(problem["code"] == "memory_budget_exceeded")
+        #expect(
+            problem["detail"] == "Answers not yet read by their clients hold more than 65536 bytes; nothing was done.")
     }
 }
 

@@ -58,6 +58,8 @@ public struct EchoResponder: HTTPResponder {
         case .ambiguousFraming(let reason), .malformed(let reason):
             Response(status: .badRequest, body: Array(reason.utf8))
         case .shuttingDown: Response(status: .serviceUnavailable, body: Array("stopping".utf8))
+        case .answerBudgetExceeded(let limit):
+            Response(status: .serviceUnavailable, body: Array("answers over \(limit)".utf8))
         }
     }
 }

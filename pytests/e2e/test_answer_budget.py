@@ -1,0 +1,92 @@
+"""Answers that clients do not read are counted against answerBudgetBytes: past it, pagerd
+refuses new requests before any work (health checks and metrics aside), and serves again once
+the answers are read."""
+import re
+import socket
+import time
+
+BUDGET = 1 << 20
+READERS = 6
+
+
+def metric(server, name):
+    status, _, body = server.request("GET", "/metrics")
+    assert status == 200
+    return int(float(re.search(rf"^{name} (\S+)$", body.decode(), re.M).group(1)))
+
+
+def big_session(server):
+    """Two pages, the first with 8 MB of content: a state document twice as large as the socket
+    buffers of both ends hold, so most of an unread answer waits in pagerd."""
+    pages = [{"id": "big", "title": "Big", "content": {"text": "x" * 8_000_000}}, {"id": "small", "title": "Small"}]
+    status, _, state = server.json("POST", "/v1/sessions", {"pages": pages})
+    assert status == 201, state
+    return state["id"], state["version"]
+
+
+def unread_get(port, path):
+    """Sends a GET on a socket with a small receive buffer and reads nothing yet."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+    return sock
+
+
+def read_answer(sock):
+    """Reads one Content-Length-framed answer; returns (status, head, body)."""
+    sock.settimeout(20)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, "the connection closed before the head"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)^content-length: *(\d+)", head, re.M).group(1))
+    while len(body) < length:
+        chunk = sock.recv(1 << 20)
+        assert chunk, "the connection closed inside the body"
+        body += chunk
+    return int(head.split(b" ")[1]), head.decode(), body
+
+
+def test_unread_answers_are_bounded_and_refusals_change_nothing(start_pagerd):
+    server = start_pagerd(
+        {"PAGERD_ANSWER_BUDGET_BYTES": str(BUDGET), "PAGERD_MAX_BODY_BYTES": "9000000",
+         "PAGERD_MAX_CONTENT_BYTES": "9000000"})
+    sid, version = big_session(server)
+    _, _, document = server.request("GET", f"/v1/sessions/{sid}")
+    assert len(document) > 8_000_000
+    readers = [unread_get(server.port, f"/v1/sessions/{sid}") for _ in range(READERS)]
+    deadline = time.monotonic() + 10
+    while metric(server, "pagerd_answer_bytes") < BUDGET:
+        assert time.monotonic() < deadline, "the unread answers were never counted"
+        time.sleep(0.02)
+    time.sleep(0.3)  # every reader's request has been answered or refused by now
+    held = metric(server, "pagerd_answer_bytes")
+    # Admitted while under the budget, at most one answer per server thread past it.
+    assert BUDGET <= held < BUDGET + 2 * len(document), held
+
+    status, headers, problem = server.json("POST", f"/v1/sessions/{sid}/next")
+    assert status == 503 and problem["code"] == "memory_budget_exceeded", problem
+    assert headers["retry-after"] == "1"
+    assert server.request("GET", "/healthz")[0] == 200
+    assert server.request("GET", "/readyz")[0] == 200
+
+    outcomes = [read_answer(sock) for sock in readers]
+    served = [body for status, _, body in outcomes if status == 200]
+    refused = [body for status, _, body in outcomes if status == 503]
+    assert len(served) + len(refused) == READERS
+    assert served and refused, (len(served), len(refused))
+    assert all(body == document for body in served)
+    assert all(b'"memory_budget_exceeded"' in body for body in refused)
+    for sock in readers:
+        sock.close()
+
+    deadline = time.monotonic() + 10
+    while metric(server, "pagerd_answer_bytes") != 0:
+        assert time.monotonic() < deadline, "answers read are still counted"
+        time.sleep(0.02)
+    status, _, state = server.json("POST", f"/v1/sessions/{sid}/next")
+    assert status == 200
+    assert state["version"] == version + 1 and state["index"] == 1  # the refused next changed nothing
