@@ -3,7 +3,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
-.PHONY: deps postgres-deps build run lint format test test-swift generate-client check-client-package test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
+.PHONY: load-tail deps postgres-deps build run lint format test test-swift generate-client check-client-package test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
 	container-check clean load load-cluster memory recovery bench hardening ticks fanout
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
@@ -99,6 +99,13 @@ container-check:
 load: deps build .build/bench/ceiling
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/load.py
+
+# Where load's p99 comes from: pagerd and the ceiling with one and two threads under POST …/next,
+# with the scheduler's switches and waits of their threads (bench/tail.py; TAIL_REPEAT, TAIL_CONNECTIONS).
+load-tail: deps build .build/bench/ceiling
+	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+	@command -v perf > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-perf; }
+	$(PYTHON) bench/tail.py
 
 # POST …/next through nginx in front of three instances sharing PostgreSQL, next to one instance
 # on SQLite and one in memory (bench/cluster.py; CLUSTER_DURATION, CLUSTER_REPEAT, CLUSTER_CONNECTIONS).
