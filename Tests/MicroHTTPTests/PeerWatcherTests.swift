@@ -49,11 +49,14 @@ struct PeerWatcherTests {
         let calls = Locked([String]())
         let (old, oldPeer) = Self.pair()
         watcher.watch(old, owner: ObjectIdentifier(second)) { calls.withLock { $0.append("old") } }
-        close(old)  // as libmicrohttpd closes a completed connection before its response is freed
-        let (new, newPeer) = Self.pair()
-        #expect(new == old || newPeer == old, "the descriptor number is reused")
-        let reused = new == old ? new : newPeer
-        let other = new == old ? newPeer : new
+        // The watched descriptor is closed and its number taken by a new socket, as libmicrohttpd
+        // closes a completed connection before its response is freed and the next accept reuses
+        // the number. dup2 does both in one step, so no descriptor of a test running beside this
+        // one can take the number in between.
+        let (fresh, other) = Self.pair()
+        #expect(dup2(fresh, old) == old)
+        close(fresh)
+        let reused = old
         watcher.watch(reused, owner: ObjectIdentifier(first)) { calls.withLock { $0.append("new") } }
         close(oldPeer)
         try await Task.sleep(for: .milliseconds(100))
