@@ -151,7 +151,11 @@ struct ServerSocketTests {
         try await withTestServer(configuration) { server in
             let port = server.port
             // Open all 256 first, then send on every one at once, so up to 256 are ready together.
-            let connections = try await onThread { try (0..<256).map { _ in try RawHTTPConnection(port: port) } }
+            // A stall never ends, so a generous read timeout still catches one: under
+            // ThreadSanitizer, 256 client threads beside other tests took up to 16 s.
+            let connections = try await onThread {
+                try (0..<256).map { _ in try RawHTTPConnection(port: port, timeout: 90) }
+            }
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
                 for (index, connection) in connections.enumerated() {
                     group.addTask {
