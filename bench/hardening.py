@@ -810,32 +810,23 @@ def unread_answers(binary, cwd, rows):
         pages = [{"id": "big", "title": "Big", "content": {"text": "x" * 16_000_000}}, {"id": "small", "title": "S"}]
         sid = create_session(server.port, {"pages": pages}, timeout=60)
         for _ in range(32):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            sock.connect((HOST, server.port))
-            sock.sendall(f"GET /v1/sessions/{sid} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
-            readers.append(sock)
+            reader = Connection(server.port, timeout=30, receive_buffer=4096)
+            reader.send(request_bytes("GET", f"/v1/sessions/{sid}"))
+            readers.append(reader)
         time.sleep(3)  # every request answered or refused, nothing read
         server.check("with the answers waiting")
         status = dict(line.split(":", 1) for line in open(f"/proc/{server.proc.pid}/status").read().splitlines())
         rows["peak RSS while the answers wait"] = f"{int(status['VmHWM'].split()[0]) / 1024:.0f}"
         codes = {}
-        for sock in readers:  # the status line of each answer is enough
-            sock.settimeout(30)
-            head = b""
-            while b"\r\n" not in head:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    break
-                head += chunk
-            code = head.split(b" ")[1].decode() if head.count(b" ") else "closed"
+        for reader in readers:  # the status of each answer is enough
+            code = reader.read_head()[0]
             codes[code] = codes.get(code, 0) + 1
-        rows["answered / refused 503"] = f"{codes.get('200', 0)} / {codes.get('503', 0)}" + (
-            f" ({counts_text({k: v for k, v in codes.items() if k not in ('200', '503')})})"
-            if set(codes) - {"200", "503"} else "")
+        rows["answered / refused 503"] = f"{codes.get(200, 0)} / {codes.get(503, 0)}" + (
+            f" ({counts_text({k: v for k, v in codes.items() if k not in (200, 503)})})"
+            if set(codes) - {200, 503} else "")
     finally:
-        for sock in readers:
-            sock.close()
+        for reader in readers:
+            reader.close()
         server.stop()
 
 

@@ -9,12 +9,16 @@ class Closed(EOFError):
 
 
 class Connection:
-    """One HTTP/1.1 connection (kept alive), optionally from another loopback address."""
+    """One HTTP/1.1 connection (kept alive), optionally from another loopback address, optionally
+    with a small receive buffer (`receive_buffer` bytes), so that an answer it does not read stays
+    in the server."""
 
-    def __init__(self, port, source=None, timeout=10, host="127.0.0.1"):
+    def __init__(self, port, source=None, timeout=10, host="127.0.0.1", receive_buffer=None):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             self.sock.settimeout(timeout)
+            if receive_buffer:  # before connecting, so the window offered is small from the start
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
             if source:
                 self.sock.bind((source, 0))
             self.sock.connect((host, port))

@@ -2,8 +2,9 @@
 refuses new requests before any work (health checks and metrics aside), and serves again once
 the answers are read."""
 import re
-import socket
 import time
+
+from rawhttp import Connection, request_bytes
 
 BUDGET = 1 << 20
 READERS = 6
@@ -25,29 +26,10 @@ def big_session(server):
 
 
 def unread_get(port, path):
-    """Sends a GET on a socket with a small receive buffer and reads nothing yet."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
-    return sock
-
-
-def read_answer(sock):
-    """Reads one Content-Length-framed answer; returns (status, head, body)."""
-    sock.settimeout(20)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        assert chunk, "the connection closed before the head"
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(re.search(rb"(?i)^content-length: *(\d+)", head, re.M).group(1))
-    while len(body) < length:
-        chunk = sock.recv(1 << 20)
-        assert chunk, "the connection closed inside the body"
-        body += chunk
-    return int(head.split(b" ")[1]), head.decode(), body
+    """Sends a GET on a connection with a small receive buffer and reads nothing yet."""
+    connection = Connection(port, timeout=20, receive_buffer=4096)
+    connection.send(request_bytes("GET", path))
+    return connection
 
 
 def test_unread_answers_are_bounded_and_refusals_change_nothing(start_pagerd):
@@ -73,15 +55,15 @@ def test_unread_answers_are_bounded_and_refusals_change_nothing(start_pagerd):
     assert server.request("GET", "/healthz")[0] == 200
     assert server.request("GET", "/readyz")[0] == 200
 
-    outcomes = [read_answer(sock) for sock in readers]
+    outcomes = [reader.read_response() for reader in readers]
     served = [body for status, _, body in outcomes if status == 200]
     refused = [body for status, _, body in outcomes if status == 503]
     assert len(served) + len(refused) == READERS
     assert served and refused, (len(served), len(refused))
     assert all(body == document for body in served)
     assert all(b'"memory_budget_exceeded"' in body for body in refused)
-    for sock in readers:
-        sock.close()
+    for reader in readers:
+        reader.close()
 
     deadline = time.monotonic() + 10
     while metric(server, "pagerd_answer_bytes") != 0:
