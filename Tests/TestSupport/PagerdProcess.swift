@@ -90,9 +90,10 @@ public final class PagerdProcess: @unchecked Sendable {
     /// What the process wrote to stderr so far.
     public var standardError: String { output.text }
 
-    /// The port from the "listening" log line; waits up to 10 s for it.
+    /// The port from the "listening" log line; waits up to 30 s for it (under ThreadSanitizer,
+    /// beside other tests, a start took more than 10 s).
     public func port() async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let text = standardError
             if let range = text.range(of: #"port[=":]+\s*"?(\d+)"#, options: .regularExpression) {
