@@ -194,6 +194,7 @@ extension HTTPServer {
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
             if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
+            server.statistics.answers.subtract(context.answerBytes, ordering: .relaxed)
             server.statistics.live.subtract(1, ordering: .releasing)
         }
     }
@@ -304,10 +305,16 @@ extension HTTPServer {
     private func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
         let created: OpaquePointer?
         switch response.body {
-        case .bytes(let bytes) where bytes.isEmpty:
-            created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            created = countedBody(bytes)
+            created = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+            }
+            // libmicrohttpd holds its copy until the request completes (see `completedHandler`).
+            if created != nil {
+                context.answerBytes += bytes.count
+                statistics.answers.add(bytes.count, ordering: .relaxed)
+            }
         case .stream(let stream) where context.method == .head:
             // The headers only. libmicrohttpd sends a body of unknown length chunked, and then
             // writes the last chunk even for HEAD; in HTTP/1.0-compatible mode it uses no
@@ -367,42 +374,6 @@ extension HTTPServer {
         // close at once too, but libmicrohttpd logs every such close as an application error.)
         case .abort: return -1
         }
-    }
-
-    /// A response holding a copy of `bytes`, counted in `statistics.answers` until libmicrohttpd
-    /// has sent it (or its connection closed) and gives the copy back through `countedFree`. The
-    /// copy follows a header naming the statistics and the size, so the callback needs nothing
-    /// else; the statistics outlive the daemon, which frees every response before it stops.
-    private func countedBody(_ bytes: [UInt8]) -> OpaquePointer? {
-        let header = MemoryLayout<CountedHeader>.stride
-        let block = UnsafeMutableRawPointer.allocate(
-            byteCount: header + bytes.count, alignment: MemoryLayout<CountedHeader>.alignment)
-        block.initializeMemory(
-            as: CountedHeader.self,
-            repeating: CountedHeader(statistics: Unmanaged.passUnretained(statistics), count: bytes.count), count: 1)
-        let body = block + header
-        bytes.withUnsafeBytes { body.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        statistics.answers.add(bytes.count, ordering: .relaxed)
-        guard
-            let created = MHD_create_response_from_buffer_with_free_callback_cls(
-                bytes.count, body, Self.countedFree, block)
-        else {
-            Self.countedFree(block)
-            return nil
-        }
-        return created
-    }
-
-    private struct CountedHeader {
-        let statistics: Unmanaged<HTTPServerStatistics>
-        let count: Int
-    }
-
-    private static let countedFree: MHD_ContentReaderFreeCallback = { block in
-        guard let block else { return }
-        let header = block.load(as: CountedHeader.self)
-        header.statistics.takeUnretainedValue().answers.subtract(header.count, ordering: .relaxed)
-        block.deallocate()
     }
 
     /// A body that ends at once.

@@ -20,6 +20,9 @@ final class RequestContext: @unchecked Sendable {
     var bodyOverflow = false
     /// Whether the request is in the server's `active` table.
     var isTracked = false
+    /// Bytes of the complete answer queued for this request, counted in the server's statistics
+    /// until the request completes (its answer sent, or its connection closed). Server thread only.
+    var answerBytes = 0
     /// The connection, which the exchange suspends and resumes.
     let connection: ConnectionHandle
     private let exchange = Locked(Exchange())
