@@ -41,9 +41,10 @@ def site_config(listen, upstream):
 
 
 def with_logs_in(text, folder):
-    """The sample with its access logs in `folder`."""
-    assert "/var/log/nginx/access.log" in text
-    return text.replace("/var/log/nginx/access.log", f"{folder}/access.log")
+    """The sample with its access and error logs in `folder`."""
+    assert "/var/log/nginx/access.log" in text and "/var/log/nginx/error.log" in text
+    return text.replace("/var/log/nginx/access.log", f"{folder}/access.log").replace(
+        "/var/log/nginx/error.log", f"{folder}/error.log")
 
 
 def main_config(folder):
@@ -200,4 +201,40 @@ def test_the_sample_logs_no_event_stream_query(proxy):
         assert time.monotonic() < deadline, "the stream was not logged"
         time.sleep(0.1)
     text = log.read_text()
+    assert secret not in text and "access_token" not in text
+
+
+def test_the_sample_logs_no_event_stream_token_in_errors(proxy):
+    """nginx writes a refused request's line, query included, into its error log: a stream refused by
+    the sample's per-address cap (32) leaves no access token there."""
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    # pagerd lets one address hold half of a session's 32 streams: four sessions take 32 streams.
+    sessions = [requests.post(base + "/v1/sessions", json={"template": "media"}, timeout=10).json()["id"]
+                for _ in range(4)]
+    secret = "eyJhbGciOiJIUzI1NiJ9.eyJyZWZ1c2VkLWluLWEtbG9nIjoxfQ.c2lnbmF0dXJlMg"
+    held = []
+
+    def open_stream(sid):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(f"GET /v1/sessions/{sid}/events?access_token={secret} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        held.append(sock)
+        head = b""
+        while b"\r\n" not in head:
+            chunk = sock.recv(4096)
+            assert chunk, "the connection closed before a status line"
+            head += chunk
+        return int(head.split(b" ", 2)[1])
+
+    try:
+        assert [open_stream(sessions[i % 4]) for i in range(32)] == [200] * 32
+        assert open_stream(sessions[0]) == 429  # nginx's limit_conn pagerd_streams
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + 2
+    errors = proxy.folder / "error.log"
+    while time.monotonic() < deadline and "pagerd_streams" not in errors.read_text():
+        time.sleep(0.1)  # (nothing is expected: wait a little for a line that should not come)
+    text = errors.read_text()
     assert secret not in text and "access_token" not in text
