@@ -7,6 +7,7 @@ import subprocess
 import time
 
 from access_tokens import AUTH_TOKEN, ENV, SECRET, bearer, token
+import rawhttp
 from support import ROOT, Pagerd
 from test_events import EventReader
 
@@ -87,6 +88,31 @@ def test_a_stream_ends_when_its_token_expires_and_resumes_with_a_new_one(start_p
     resumed = EventReader(server.port, sid, query=f"?access_token={token('watch', sid)}&lastEventId=1")
     assert resumed.next_event()[:2] == (2, "state")
     resumed.close()
+
+
+def test_framing_refusals_come_before_the_token(start_pagerd):
+    """A body over the cap (413), a chunked body (411) and ambiguous framing (400) are answered
+    before any token is asked for: the same answers with no token as with the operator's."""
+    server = start_pagerd(ENV)
+    heads = {
+        413: b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 10000000\r\n",
+        411: b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+             b"Transfer-Encoding: chunked\r\n",
+        400: b"POST /v1/sessions/x/next HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n"
+             b"Transfer-Encoding: chunked\r\n",
+    }
+    for status, head in heads.items():
+        for credential in (b"", f"Authorization: Bearer {AUTH_TOKEN}\r\n".encode(), b"Authorization: Bearer a.b.c\r\n"):
+            connection = rawhttp.Connection(server.port)
+            try:
+                connection.send(head + credential + b"\r\n")
+                answered, headers = connection.read_head()
+            finally:
+                connection.close()
+            assert (answered, "www-authenticate" in headers) == (status, False), (status, credential)
+    metrics = server.request("GET", "/metrics")[2].decode()
+    assert re.search(r'^pagerd_access_refusals_total\{reason="(missing|malformed)"\} [1-9]', metrics, re.M) is None
 
 
 def test_refusals_are_counted_by_reason(start_pagerd):
