@@ -31,7 +31,7 @@ struct DefaultBytesTests {
             .appendingPathComponent("Fixtures/default-state-digests.txt")
     }
 
-    @Test("random pagers with wave 2 settings answer the recorded bytes")
+    @Test("random pagers over the settings that came before the layout ones answer the recorded bytes")
     func recordedBytes() throws {
         let digests = (0..<Self.walks).map { try! Self.walk(seed: UInt64($0)) }
         if ProcessInfo.processInfo.environment["PAGERD_WRITE_DIGESTS"] != nil {

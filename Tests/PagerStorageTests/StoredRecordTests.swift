@@ -55,7 +55,7 @@ struct StoredRecordTests {
     }
 
     @Test("Presentation settings and an overscroll round-trip; a record written before them reads with the defaults")
-    func waveTwo() throws {
+    func presentationSettings() throws {
         var settings = PagerSettings()
         settings.layoutDirection = .rtl
         settings.orientation = .vertical
