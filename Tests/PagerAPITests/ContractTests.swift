@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PagerAccess
 import PagerModel
 import Testing
 
@@ -153,6 +154,76 @@ struct ContractTests {
         }
         #expect(try schema("Viewport", ["pageSize"])["exclusiveMinimum"] == 0)
         #expect(try schema("Tab", ["baseWidth"])["exclusiveMinimum"] == 0)
+    }
+
+    @Test("release and drag bounds, token lifetimes and colours are the model's")
+    func releaseTokenAndColourBounds() throws {
+        for name in ["Settings", "SettingsPatch", "CreateSession", "Template"] {
+            let timeout = try schema(name, ["dragTimeout"])
+            #expect(timeout["minimum"] == 0, "\(name)")  // 0: never; otherwise from the range's start
+            #expect(timeout["maximum"]?.intValue == PagerSettings.dragTimeoutRange.upperBound, "\(name)")
+            if name != "Settings" {  // the request forms say where the values other than 0 start
+                #expect(
+                    try #require(timeout["description"]?.stringValue).contains(
+                        "from \(PagerSettings.dragTimeoutRange.lowerBound)"), "\(name)")
+            }
+        }
+        for name in ["Release", "ReleaseInput"] {
+            let flick = try schema(name, ["flickVelocity"])
+            #expect(flick["exclusiveMinimum"] == 0 && flick["maximum"]?.numberValue == ReleaseSettings.maxFlickVelocity)
+        }
+        let velocity = try schema("TransitionRelease", ["velocity"])
+        #expect(velocity["minimum"]?.numberValue == -Pager.maxReleaseVelocity)
+        #expect(velocity["maximum"]?.numberValue == Pager.maxReleaseVelocity)
+        #expect(try schema("MintTokenRequest", ["ttl"])["minimum"]?.intValue == AccessVerifier.lifetimeRange.lowerBound)
+        // Colours: what the input pattern admits is what RGBA(hex:) reads; answers are upper-case #RRGGBBAA.
+        let input = try Regex(try #require(schema("TitleStyleInput", ["color"])["pattern"]?.stringValue))
+        #expect(
+            try schema("TitleStyleInput", ["selectedColor"])["pattern"]
+                == schema("TitleStyleInput", ["color"])["pattern"])
+        for text in ["#1A2B3C", "#1a2b3c80", "#FFFFFFFF", "#12345", "#1234567", "123456", "#GG0000", "#1A2B3C4D5", ""] {
+            #expect((RGBA(hex: text) != nil) == (text.wholeMatch(of: input) != nil), "\(text)")
+        }
+        for (name, member) in [("Tab", "color"), ("TitleStyle", "color"), ("TitleStyle", "selectedColor")] {
+            #expect(try schema(name, [member])["pattern"] == "^#[0-9A-F]{8}$", "\(name).\(member)")
+        }
+    }
+
+    @Test("every bound openapi.json states is one the code has")
+    func everyBound() throws {
+        // The model's constants, and the bounds of fractions and progress (0, 1, −1), by keyword.
+        let known: [String: Set<Double>] = [
+            "maxLength": Set(
+                [Page.maxTitleLength, TabDecoration.maxIconLength, TabDecoration.maxBadgeLength].map(Double.init)),
+            "minLength": [1],
+            "maxItems": [2],  // an indicator is at most two segments (a bar's end and start in a loop)
+            "exclusiveMinimum": [0],
+            "minimum": [
+                0, 1, -1, -Pager.maxReleaseVelocity, Double(AutoAdvanceSettings.intervals.lowerBound),
+                Double(AccessVerifier.lifetimeRange.lowerBound),
+            ],
+            "maximum": [
+                1, Page.maxLength, Double(TabDecoration.maxCount), PagerSettings.maxPagesPerView, TitleStyle.maxScale,
+                ReleaseSettings.maxFlickVelocity, Pager.maxReleaseVelocity,
+                Double(PagerSettings.dragTimeoutRange.upperBound), Double(AutoAdvanceSettings.intervals.upperBound),
+                Double(PagerSettings.maxPreload),
+            ],
+        ]
+        var unknown: [String] = []
+        func visit(_ node: JSONValue, _ path: String) {
+            if let object = node.objectValue {
+                for (keyword, values) in known {
+                    if let bound = object[keyword]?.numberValue, !values.contains(bound) {
+                        unknown.append("\(path) \(keyword) \(bound)")
+                    }
+                }
+                for (key, member) in object where key != "examples" { visit(member, "\(path)/\(key)") }
+            } else if let array = node.arrayValue {
+                for (index, member) in array.enumerated() { visit(member, "\(path)/\(index)") }
+            }
+        }
+        visit(document, "")
+        #expect(unknown.isEmpty, "bounds with no constant in the code: \(unknown)")
     }
 
     @Test("the settings document has exactly the members the Settings schema lists, at every depth")
