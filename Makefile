@@ -174,4 +174,4 @@ hardening: deps build
 	$(PYTHON) bench/hardening.py --binary $(RELEASE_BIN) --cwd .
 
 clean:
-	rm -rf .build .build-bench .build-tsan .build-asan .build-fuzz .build-openapi .build-client-app
+	rm -rf .build .build-bench .build-tsan .build-asan .build-fuzz .build-openapi

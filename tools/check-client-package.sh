@@ -1,13 +1,15 @@
 #!/bin/sh
 # Proves how an app consumes the client (docs/swift-client.md, «Adding the package»):
-#  1. The client's targets have no unsafe flags (refused in a dependency required by version).
-#  2. A fresh app package that depends on this repository by path, with a tiny executable using
-#     PagerClient, builds where libmicrohttpd, SQLite and libpq cannot be found (no .pc file, empty
-#     headers), mentions none of them in its build, and builds no server module. The package is
-#     written anew in .build-client-app/ at each run; its build folder is kept there, so a second
-#     run builds only what changed (CI, from a fresh clone, builds it all).
-#  3. It runs against pagerd (PAGERD_BINARY, the release binary by default): creates a session,
-#     moves it, and reads an event.
+#  1. No target the PagerClient product builds (its modules and every module they depend on in
+#     this package) has unsafe flags, which SwiftPM refuses in a dependency required by version.
+#  2. A fresh app package outside the repository, depending on it by path, whose main.swift is the
+#     program of docs/swift-client.md «A first program», builds where libmicrohttpd, SQLite and
+#     libpq cannot be found (no .pc file, empty headers), mentions none of them in its build, and
+#     builds no server module. The package is written anew at each run in PAGERD_CLIENT_APP_DIR
+#     (default: ~/.cache/pagerd-client-app); its build folder is kept there, so a second run builds
+#     only what changed (CI, on a fresh machine, builds it all).
+#  3. The program runs against pagerd (PAGERD_BINARY, the release binary by default) and prints
+#     what the docs show.
 # It prints how long the app's build took: on a first build, what the client costs an app and CI.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,15 +35,27 @@ import json
 import sys
 
 manifest = json.load(open(sys.argv[1]))
-client = {"PagerdClient", "PagerdOpenAPI"}
-for target in manifest["targets"]:
-    if target["name"] in client and "unsafeFlags" in json.dumps(target.get("settings", [])):
-        sys.exit(f"{target['name']} has unsafe flags")
+targets = {target["name"]: target for target in manifest["targets"]}
+product = next(p for p in manifest["products"] if p["name"] == "PagerClient")
+built, waiting = set(), list(product["targets"])
+while waiting:  # the product's targets and every target of this package they depend on
+    name = waiting.pop()
+    if name in built or name not in targets:
+        continue
+    built.add(name)
+    for dependency in targets[name].get("dependencies", []):
+        for kind in ("byName", "target"):
+            if kind in dependency:
+                waiting.append(dependency[kind][0])
+for name in sorted(built):
+    if "unsafeFlags" in json.dumps(targets[name].get("settings", [])):
+        sys.exit(f"{name} has unsafe flags")
+print(f"check-client-package: no target PagerClient builds has unsafe flags ({', '.join(sorted(built))})")
 PYTHON
-echo "check-client-package: no target of PagerClient has unsafe flags"
 
-# 2. By path, built with no pkg-config data at all.
-app="$repo/.build-client-app/HelloPager"
+# 2. By path, outside the repository, built with no pkg-config data at all.
+app="${PAGERD_CLIENT_APP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pagerd-client-app}/HelloPager"
+case "$app/" in "$repo"/*) fail "PAGERD_CLIENT_APP_DIR must be outside the repository" ;; esac
 rm -rf "$app/Sources" "$app/Package.swift"
 identity=$(basename "$repo" | tr '[:upper:]' '[:lower:]')
 mkdir -p "$app/Sources/HelloPager"
@@ -58,18 +72,19 @@ let package = Package(
     ]
 )
 MANIFEST
-cat > "$app/Sources/HelloPager/main.swift" <<'SOURCE'
-import Foundation
-import PagerdClient
+# The program and what it prints: the first swift and text blocks after the docs' heading.
+python3 - "$repo/docs/swift-client.md" "$app/Sources/HelloPager/main.swift" "$work/expected.txt" <<'PYTHON' ||
+import re
+import sys
 
-let client = PagerClient(baseURL: URL(string: CommandLine.arguments[1])!)
-let created = try await client.createSession(template: "media")
-let moved = try await client.next()
-for try await event in try await client.events(after: created.version) {
-    print("created version \(created.version), next: index \(moved.index ?? -1), event \(event.kind.rawValue) version \(event.state.version)")
-    break
-}
-SOURCE
+text = open(sys.argv[1]).read()
+section = text.split("\n## A first program\n", 1)[1].split("\n## ", 1)[0]
+program = re.search(r"```swift\n(.*?)```", section, re.S).group(1)
+printed = re.search(r"```text\n(.*?)```", section, re.S).group(1)
+open(sys.argv[2], "w").write(program)
+open(sys.argv[3], "w").write(printed)
+PYTHON
+    fail "docs/swift-client.md has no program and output under «A first program»"
 # The build runs where the server's libraries cannot be found, when this script may make such a
 # place (root and unshare, as on CI): in a mount namespace of its own, the pkg-config folders are
 # empty and the headers of libmicrohttpd, SQLite and libpq are empty files. (SwiftPM reads the .pc
@@ -139,7 +154,7 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 [ -n "$port" ] || { cat "$work/pagerd.log" >&2; fail "pagerd did not report its port"; }
-output=$("$app/.build/debug/HelloPager" "http://127.0.0.1:$port")
-expected="created version 1, next: index 1, event state version 2"
-[ "$output" = "$expected" ] || fail "the app printed '$output', not '$expected'"
-echo "check-client-package: the app ran against pagerd: $output"
+"$app/.build/debug/HelloPager" "http://127.0.0.1:$port" > "$work/printed.txt" || fail "the app failed"
+cmp -s "$work/printed.txt" "$work/expected.txt" ||
+    fail "the app printed '$(cat "$work/printed.txt")', not what docs/swift-client.md shows: '$(cat "$work/expected.txt")'"
+echo "check-client-package: the app ran against pagerd and printed what the docs show: $(tr '\n' '|' < "$work/printed.txt")"
