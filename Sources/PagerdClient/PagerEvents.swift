@@ -24,7 +24,7 @@ extension PagerClient {
     /// - A lost connection, the end of a stream, or a refusal of 500 or more (a restart, a server
     ///   shutting down) is followed by a new connection with `Last-Event-ID` naming the last
     ///   version seen, so no change is missed; the attempts wait 0.25 s, doubling to 15 s, less
-    ///   up to half at random, and start again from 0.25 s once a connection is made.
+    ///   up to half at random, and start again from 0.25 s once a connection carries an event.
     /// - A refusal that waiting will not change (any status from 400 to 499 but 408 and 429:
     ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a
     ///   stream sending what is not an event of the contract. A `deleted` event is the last: the
@@ -76,7 +76,7 @@ public struct PagerEvents: AsyncSequence, Sendable {
         var lastVersion: Int?
         /// The open connection's events, or nil between connections.
         var connection: Events.AsyncIterator?
-        /// Connections failed in a row (for the backoff).
+        /// Connections that failed or ended without an event, in a row (for the backoff).
         var failures = 0
         var finished = false
 
@@ -93,7 +93,6 @@ public struct PagerEvents: AsyncSequence, Sendable {
                 if connection == nil {
                     do {
                         connection = try await connect()
-                        failures = 0
                     } catch {
                         if case .cancelled = error { return finish() }
                         if Self.isFinal(error) {
@@ -114,7 +113,11 @@ public struct PagerEvents: AsyncSequence, Sendable {
                     continue
                 }
                 guard let received else {
-                    connection = nil  // the server ended the stream (a restart): connect again
+                    // The server ended the stream (a restart, a proxy's timeout): connect again,
+                    // after the backoff, so that a server that keeps ending streams at once is
+                    // not asked again and again.
+                    connection = nil
+                    guard await waitBeforeRetry() else { return finish() }
                     continue
                 }
                 if received.event == EventKind.expired.rawValue {
@@ -122,6 +125,7 @@ public struct PagerEvents: AsyncSequence, Sendable {
                     continue
                 }
                 guard let event = try decode(received) else { continue }
+                failures = 0  // a connection that carries events is a good one
                 lastVersion = event.state.version
                 if event.kind == .deleted { finished = true }
                 await client.observe(event)

@@ -1,6 +1,7 @@
 import Foundation
 import PagerAccess
 import PagerdClient
+import TestSupport
 import Testing
 
 /// Access tokens through the client: the tokens a create answers, minting, a watch token's
@@ -93,7 +94,7 @@ import Testing
             return seen
         }
         // Both streams open with the expiring token; then the renewed follower gets a new one.
-        while try await server.metric("pagerd_event_subscribers") != 2 { try await Task.sleep(for: .milliseconds(20)) }
+        await waitUntil("both streams are open") { (try? await server.metric("pagerd_event_subscribers")) == 2 }
         renewed.setToken(fresh.token)
         _ = try await admin.next()
         // The stale follower ends once its token expired and its new connection was refused.
@@ -101,7 +102,9 @@ import Testing
         #expect(versions == [1, 2])
         #expect(error?.status == 401 && error?.code == "unauthorized")
         // The renewed follower's stream expired at the same instant; wait for its new connection.
-        while try await server.metric("pagerd_event_subscribers") != 1 { try await Task.sleep(for: .milliseconds(20)) }
+        await waitUntil("the renewed follower is connected again") {
+            (try? await server.metric("pagerd_event_subscribers")) == 1
+        }
         _ = try await admin.next()
         _ = try await admin.next()
         #expect(try await renewedEvents.value == ["1 state", "2 pageChanged", "3 pageChanged", "4 pageChanged"])

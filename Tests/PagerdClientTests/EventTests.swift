@@ -97,18 +97,23 @@ import Testing
         try await server.stop()
         server = try await Server(port: port, environment: environment)
         let restarted = server
+        // Version 4 is made at once, most likely while the follower waits to connect again (it
+        // then comes as the `state` its Last-Event-ID of 3 asks for), version 5 once it follows.
+        _ = try await mover.end(completed: true)
         await waitUntil("the follower is connected again") {
             (try? await restarted.metric("pagerd_event_subscribers")) == 1
         }
-        _ = try await mover.end(completed: true)  // version 4, made after the restart
-        _ = try await mover.previous()  // version 5
+        _ = try await mover.previous()
         await waitUntil("the follower saw version 5") { await versions.versions.last == 5 }
         following.cancel()
         _ = await following.result
 
         let seen = await versions.versions
         #expect(seen == [1, 2, 3, 4, 5])
-        #expect(await versions.kinds == [.state, .pageChanged, .transition, .pageChanged, .pageChanged])
+        let kinds = await versions.kinds
+        #expect(kinds.count == 5 && [.state, .pageChanged].contains(kinds[3]))
+        let others = kinds.enumerated().filter { $0.offset != 3 }.map(\.element)
+        #expect(others == [.state, .pageChanged, .transition, .pageChanged])
         #expect(await follower.state?.version == 5)
     }
 
