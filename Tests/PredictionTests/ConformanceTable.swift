@@ -340,18 +340,27 @@ let progressGrid: [Double] = (0..<41).map { Double($0 * 5 - 100) / 100 } + [-1.2
 /// The three input forms of a scroll.
 let scrollForms = ["progress", "offset", "windowOffset"]
 
-/// The input of form `form` that the server reads as progress `p` from `state`.
+/// The input of form `form` that the server reads as progress `p` from `state` (away from a
+/// limited position): an `offset` of the current position's rest offset plus `p` strides, a
+/// `windowOffset` of one stride plus `p` strides (docs/api.md, «Several pages per viewport»).
 func scrollInput(_ form: String, _ p: Double, from state: JSONValue) -> JSONValue {
     if form == "progress" { return ["progress": .number(p)] }
     let vertical = state["orientation"]?.stringValue == "vertical"
     let viewport = state["viewport"]
     let extent = (vertical ? viewport?["height"] : viewport?["width"])?.numberValue ?? 0
+    let size = viewport?["pageSize"]?.numberValue ?? extent
+    let stride = size + (viewport?["pageSpacing"]?.numberValue ?? 0)
     let mirrored = state["layoutDirection"]?.stringValue == "rtl" && !vertical
     if form == "offset" {
-        let index = Double(state["index"]?.intValue ?? 0)
-        let count = Double(state["pageCount"]?.intValue ?? 0)
-        let forward = (index + p) * extent
-        return ["offset": .number(mirrored ? (count - 1) * extent - forward : forward)]
+        let count = state["pageCount"]?.intValue ?? 0
+        let centered = viewport?["centered"]?.boolValue == true
+        let shift = centered ? (extent - size) / 2 : 0
+        // A bounded pager that is not centred stops where the last page touches the trailing edge.
+        let capped = state["mode"]?.stringValue != "loop" || count == 1
+        let limit = capped && !centered ? max(0, Double(count - 1) * stride - (extent - size)) : .infinity
+        func rest(_ j: Int) -> Double { min(Double(j) * stride - shift, limit) }
+        let forward = rest(state["index"]?.intValue ?? 0) + p * stride
+        return ["offset": .number(mirrored ? rest(0) + rest(max(count - 1, 0)) - forward : forward)]
     }
-    return ["windowOffset": .number(mirrored ? extent - p * extent : extent + p * extent)]
+    return ["windowOffset": .number(mirrored ? stride - p * stride : stride + p * stride)]
 }
