@@ -33,6 +33,17 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
     assert summary["differences"] == 0
     assert summary["maxDiff"] <= 1e-6
     assert summary["tableCases"] > 70000 and summary["sweepCases"] >= 4000 and summary["edgeCases"] >= 40
+    # The table adds the configs of §6.8–§6.13 only for settings the server's settings document
+    # lists: every one of them must have been covered, not skipped.
+    layout = summary["layoutConfigs"]
+    assert set(layout) == {"alignment", "selectedScrollPosition", "indicatorInset", "maxTabWidth", "selectedTabWidth", "pagesPerView"}
+    assert all(count > 0 for count in layout.values()), f"layout settings skipped: {layout}"
+    # With several pages per view, offsets and window offsets span a stride either side of the
+    # rest position, as progress does (not inputs clamped at ±1).
+    coverage = summary["coverage"]
+    for form in ("progress", "offset", "windowOffset"):
+        assert coverage[form]["pagesCases"] > 0
+        assert coverage[form]["pagesInside"] >= 0.85 * coverage[form]["pagesCases"], coverage
 
 
 def test_prediction_follows_the_worked_examples_of_the_layout_settings():

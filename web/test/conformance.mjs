@@ -29,6 +29,10 @@ const workers = Number(option("workers", 3));
 const server = new Server(base, { sockets: workers + 1 });
 
 const totals = { cases: 0, tableCases: 0, sweepCases: 0, edgeCases: 0, sessions: 0, maxDiff: 0, failures: [] };
+// Per input form of the table, over every config and over those of several pages per view (§6.13):
+// cases, and those the server answered with a progress strictly inside (−1, 1) (in flight, or at
+// rest) and not blocked, for the inputs cover a stride either side of the rest position.
+const coverage = Object.fromEntries(["progress", "offset", "windowOffset"].map((form) => [form, { cases: 0, inside: 0, pagesCases: 0, pagesInside: 0 }]));
 
 // MARK: Pages
 
@@ -52,7 +56,8 @@ const PAGES = {
  */
 function table(features) {
   const configs = [];
-  const add = (name, pages, settings) => configs.push({ name, pages, settings });
+  let group; // the §6.8–§6.13 setting a config of the table is there for
+  const add = (name, pages, settings) => configs.push({ name, pages, settings, group });
   const indicator = (values) => ({ tabBar: { indicator: values } });
 
   // Layouts, widths, spacing and insets.
@@ -153,6 +158,7 @@ function table(features) {
     }
   }
   if (features.alignment) {
+    group = "alignment";
     for (const alignment of ["center", "trailing"]) {
       for (const layoutDirection of ["ltr", "rtl"]) {
         for (const mode of ["bounded", "loop"]) {
@@ -166,6 +172,7 @@ function table(features) {
     add("alignment/overflowing", PAGES.seven, { viewport: { width: 200 }, tabBar: { layout: "scrollable", alignment: "center" } });
   }
   if (features.selectedScrollPosition) {
+    group = "selectedScrollPosition";
     for (const position of ["leading", "trailing"]) {
       for (const layoutDirection of ["ltr", "rtl"]) {
         add(`scroll-position/${position}/${layoutDirection}`, PAGES.seven, {
@@ -176,6 +183,7 @@ function table(features) {
     }
   }
   if (features.indicatorInset) {
+    group = "indicatorInset";
     const inset = { leading: 10, trailing: 6, firstLeading: 20, lastTrailing: 30 };
     let round = 0;
     for (const style of ["linear", "elastic", "fade"]) {
@@ -191,10 +199,12 @@ function table(features) {
     add("inset/wider-than-tabs", PAGES.five, { mode: "loop", tabBar: { indicator: { inset: { leading: 50, trailing: 40 } } } });
   }
   if (features.maxTabWidth) {
+    group = "maxTabWidth";
     add("max-width/scrollable", PAGES.five, { tabBar: { layout: "scrollable", maxTabWidth: 70 } });
     for (const width of [390, 200]) add(`auto/${width}`, PAGES.five, { viewport: { width }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40 } });
   }
   if (features.selectedTabWidth) {
+    group = "selectedTabWidth";
     for (const tracking of ["continuous", "halfway", "settled"]) {
       for (const mode of ["bounded", "loop"]) {
         add(`selected-width/${tracking}/${mode}`, PAGES.widths, {
@@ -206,6 +216,7 @@ function table(features) {
     add("selected-width/centred-short-bar", PAGES.three, { viewport: { width: 900 }, tabBar: { layout: "scrollable", selectedTabWidth: 300, alignment: features.alignment ? "center" : undefined } });
   }
   if (features.pagesPerView) {
+    group = "pagesPerView";
     const spreads = [{ pagesPerView: 2, pageSpacing: 10 }, { pagesPerView: 2.5 }, { pagesPerView: 1.25, pageSpacing: 10, centered: true }, { pageSpacing: 10 }, { pagesPerView: 3, centered: true }];
     for (const viewport of spreads) {
       for (const [mode, layoutDirection, orientation] of [["bounded", "ltr", "horizontal"], ["bounded", "rtl", "horizontal"], ["loop", "ltr", "horizontal"], ["bounded", "rtl", "vertical"]]) {
@@ -237,17 +248,41 @@ async function serverFeatures() {
 const GRID = Array.from({ length: 41 }, (_, i) => Math.round(i * 5 - 100) / 100).concat([-1.25, 1.25]);
 const FORMS = ["progress", "offset", "windowOffset"];
 
-/** The input of form `form` that the server reads as progress p from `state`. */
+/**
+ * The page geometry of `state` along its page axis (§6.13): the viewport's extent E, a page's
+ * extent P, the stride D = P + g, the rest offset O(j) of position j (κ subtracted, capped at M in
+ * a bounded pager that is not centred; a loop of one page is laid out as bounded) and whether the
+ * offsets are mirrored (horizontal RTL, about R = O_0 + O_{n−1}).
+ */
+function geometry(state) {
+  const vertical = state.orientation === "vertical";
+  const viewport = state.viewport;
+  const E = vertical ? viewport.height : viewport.width;
+  const P = viewport.pageSize ?? E;
+  const D = P + (viewport.pageSpacing ?? 0);
+  const centered = viewport.centered === true;
+  const kappa = centered ? (E - P) / 2 : 0;
+  const n = Math.max(1, state.pageCount);
+  const bounded = state.mode !== "loop" || n === 1;
+  const M = bounded && !centered ? Math.max(0, (n - 1) * D - (E - P)) : Number.POSITIVE_INFINITY;
+  const O = (j) => Math.min(j * D - kappa, M);
+  return { E, P, D, O, R: O(0) + O(n - 1), mirrored: state.layoutDirection === "rtl" && !vertical };
+}
+
+/**
+ * The input of form `form` that moves p strides from the rest position of `state`'s index:
+ * `offset` O_c + p·D (mirrored: R − that), `windowOffset` D + p·D (mirrored: D − p·D). Where c or
+ * its neighbour is limited, the server's progress differs from p (§6.13); the inputs still cover
+ * ±1 stride around the view at rest.
+ */
 function inputFor(form, p, state) {
   if (form === "progress") return { progress: p };
-  const vertical = state.orientation === "vertical";
-  const E = vertical ? state.viewport.height : state.viewport.width;
-  const mirrored = state.layoutDirection === "rtl" && !vertical;
+  const { D, O, R, mirrored } = geometry(state);
   if (form === "offset") {
-    const forward = (state.index + p) * E;
-    return { offset: mirrored ? (state.pageCount - 1) * E - forward : forward };
+    const forward = O(state.index) + p * D;
+    return { offset: mirrored ? R - forward : forward };
   }
-  return { windowOffset: mirrored ? E - p * E : E + p * E };
+  return { windowOffset: mirrored ? D - p * D : D + p * D };
 }
 
 /** One case: predict from `state`, scroll, compare; answers the server's new state. */
@@ -271,6 +306,18 @@ async function check(session, state, settings, input, label, counter) {
   if (refusal) {
     fail(`${where}: predicted ${refusal.code} (${refusal.message}), server answered 200`);
     return answer.body;
+  }
+  if (counter === "tableCases") {
+    const form = Object.keys(input)[0];
+    const moved = answer.body.transition ?? answer.body.overscroll;
+    const inside = !answer.body.blocked && Math.abs(moved?.progress ?? 0) < 1;
+    const tally = coverage[form];
+    tally.cases += 1;
+    tally.inside += inside;
+    if (label.startsWith("pages/")) {
+      tally.pagesCases += 1;
+      tally.pagesInside += inside;
+    }
   }
   const result = compare(scrollMembers(answer.body), predicted);
   totals.maxDiff = Math.max(totals.maxDiff, result.maxDiff);
@@ -380,12 +427,12 @@ function randomConfig(random, features) {
 
 function randomInput(random, state) {
   const forms = FORMS[Math.floor(random() * FORMS.length)];
-  const E = state.orientation === "vertical" ? state.viewport.height : state.viewport.width;
+  const { D } = geometry(state);
   const roll = random();
   let p;
   if (roll < 0.4) p = GRID[Math.floor(random() * GRID.length)];
   else if (roll < 0.85) p = random() * 2.6 - 1.3;
-  else p = [0, 1, -1, 0.5, -0.5, 0.5 - 5e-10, -(0.5 - 2e-9), 1 / E, -1 / E, 1 - 1 / E, 1e-12, -1e-12][Math.floor(random() * 12)];
+  else p = [0, 1, -1, 0.5, -0.5, 0.5 - 5e-10, -(0.5 - 2e-9), 1 / D, -1 / D, 1 - 1 / D, 1e-12, -1e-12][Math.floor(random() * 12)];
   return inputFor(forms, p, state);
 }
 
@@ -451,13 +498,16 @@ if (!args.includes("--table-only")) {
 }
 await runRefusals();
 server.close();
+const layoutConfigs = Object.fromEntries(Object.keys(features).map((name) => [name, configs.filter((config) => config.group === name).length]));
 const summary = {
   configs: configs.length,
+  layoutConfigs,
   layoutSettings: Object.keys(features).filter((name) => features[name]),
   cases: totals.cases,
   tableCases: totals.tableCases,
   sweepCases: totals.sweepCases,
   edgeCases: totals.edgeCases,
+  coverage,
   sessions: totals.sessions,
   requests: server.requests,
   seed,
