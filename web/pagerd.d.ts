@@ -629,7 +629,12 @@ export class Session extends EventTarget {
   refresh(options?: RequestOptions): Promise<State>;
   loadSettings(options?: RequestOptions): Promise<Settings>;
   currentSettings(options?: RequestOptions): Promise<Settings>;
-  refreshSettings(): Promise<void>;
+  /**
+   * Reads the settings again in the background (one read at a time; a failure is an "error"
+   * event). `signal` cancels the read this call starts, or only this call's wait for one under
+   * way: the promise then rejects with a PagerdError whose code is "aborted".
+   */
+  refreshSettings(options?: RequestOptions): Promise<void>;
   predict(input: ScrollInput): ScrollMembers;
   next(options?: CommandOptions): Promise<State>;
   previous(options?: CommandOptions): Promise<State>;
@@ -662,8 +667,14 @@ export interface DragOptions {
   /** Schedules a frame (default requestAnimationFrame, or a 16 ms timer without one). */
   requestFrame?: (callback: (time: number) => void) => unknown;
   cancelFrame?: (handle: any) => void;
-  /** A failed report (default: an "error" event of the session). */
+  /** A failed report (default: an "error" event of the session); not called for an aborted one. */
   onError?: (error: PagerdError) => void;
+  /**
+   * Goes with every request of the drag (the settings read, the reports, the end). Aborting it
+   * abandons the drag where it is: no more frames or reports, and release() and cancel() reject
+   * with a PagerdError whose code is "aborted".
+   */
+  signal?: AbortSignal;
 }
 
 export class Drag {
@@ -677,8 +688,15 @@ export class Drag {
   drawn: ScrollMembers | null;
   /** How the release ends, as predicted; set by release() and cancel(). */
   settle: Settle | null;
+  /** The drag's signal (DragOptions.signal), or null. */
+  signal: AbortSignal | null;
   move(input: number | ScrollInput): void;
   velocity(): number;
-  release(): Promise<State>;
-  cancel(): Promise<State>;
+  /**
+   * Ends the swipe by its velocity (`transition end {velocity}`). `signal` (with the drag's)
+   * cancels its requests: it then rejects with a PagerdError whose code is "aborted".
+   */
+  release(options?: RequestOptions): Promise<State>;
+  /** Abandons the swipe: the page goes back. `signal` as for release(). */
+  cancel(options?: RequestOptions): Promise<State>;
 }

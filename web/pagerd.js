@@ -800,6 +800,27 @@ function fetchFailure(error, signal) {
   });
 }
 
+/** The "aborted" PagerdError of `signal`, already aborted (its reason as `cause`). */
+function abortedBy(signal) {
+  return fetchFailure(signal.reason, signal);
+}
+
+/**
+ * A signal that aborts when `a` or `b` does (either may be absent): a call's own signal with the
+ * one of what it belongs to.
+ * @param {AbortSignal | undefined | null} a
+ * @param {AbortSignal | undefined | null} b
+ * @returns {AbortSignal | undefined}
+ */
+function eitherSignal(a, b) {
+  if (!a || !b || a === b) return a ?? b ?? undefined;
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const controller = new AbortController();
+  for (const signal of [a, b]) signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
+}
+
 /** The first characters of a body that is not JSON, on one line, for an error's detail. */
 function excerpt(text) {
   const line = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
@@ -1118,17 +1139,37 @@ export class Session extends EventTarget {
 
   /**
    * Reads the settings again in the background (one read at a time); a failure is an "error" event.
-   * @returns {Promise<void>} Settles when the read is over.
+   * `signal` cancels the read this call starts (no "error" event then, and no read again), or,
+   * when a read is already under way, only this call's wait for it; either way the promise then
+   * rejects with a PagerdError whose code is "aborted".
+   * @param {import("./pagerd.js").RequestOptions} options
+   * @returns {Promise<void>} Resolves when the read is over.
    */
-  refreshSettings() {
-    if (this.settingsLoad) return this.settingsLoad;
-    this.settingsLoad = this.loadSettings()
-      .catch((error) => { this.dispatchEvent(new SessionEvent("error", { error })); })
-      .finally(() => {
-        this.settingsLoad = null;
-        if (this.settings !== null && !this.settingsCurrent) this.refreshSettings();
+  refreshSettings({ signal } = {}) {
+    if (signal?.aborted) return Promise.reject(abortedBy(signal));
+    if (!this.settingsLoad) {
+      this.settingsLoad = this.loadSettings({ signal })
+        .then(() => true, (error) => {
+          if (error instanceof PagerdError && error.code === "aborted") return false;
+          this.dispatchEvent(new SessionEvent("error", { error }));
+          return true;
+        })
+        .then((over) => {
+          this.settingsLoad = null;
+          if (over && this.settings !== null && !this.settingsCurrent) this.refreshSettings();
+        });
+    }
+    const read = this.settingsLoad;
+    if (!signal) return read;
+    return new Promise((resolve, reject) => {
+      const abort = () => reject(abortedBy(signal));
+      signal.addEventListener("abort", abort, { once: true });
+      read.then(() => {
+        signal.removeEventListener("abort", abort);
+        if (signal.aborted) abort();
+        else resolve();
       });
-    return this.settingsLoad;
+    });
   }
 
   /**
@@ -1442,7 +1483,8 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Starts a swipe drawn on the client: see Drag.
+   * Starts a swipe drawn on the client: see Drag. `options.signal` cancels every request of the
+   * drag and abandons it (see Drag).
    * @param {import("./pagerd.js").DragOptions} options
    * @returns {Drag}
    */
@@ -1463,13 +1505,19 @@ export class Session extends EventTarget {
  * frames are drawn from: when another client or a tick changed the session first (412), the
  * session takes the server's state and the swipe goes on from it. `release()` ends the swipe
  * with one `transition end` carrying the release velocity, measured over the last 100 ms.
+ *
+ * The drag's `signal` goes with every request it makes (the settings read, the reports, the
+ * end). Aborting it abandons the drag where it is: no more frames or reports, the request in
+ * flight is cancelled, and `release()` and `cancel()` reject with a PagerdError whose code is
+ * "aborted" (nothing ends the swipe on the server then: `session.end()` does, or `dragTimeout`).
+ * `release({signal})` and `cancel({signal})` take a signal of their own for their requests.
  */
 export class Drag {
   /**
    * @param {Session} session
    * @param {import("./pagerd.js").DragOptions} options
    */
-  constructor(session, { draw, mirrorRate = 10, now, requestFrame, cancelFrame, onError }) {
+  constructor(session, { draw, mirrorRate = 10, now, requestFrame, cancelFrame, onError, signal }) {
     if (typeof draw !== "function") throw new TypeError("drag() needs a draw callback.");
     if (!(mirrorRate > 0)) throw new RangeError("mirrorRate must be greater than 0.");
     /** @type {Session} */
@@ -1498,11 +1546,20 @@ export class Drag {
     this.timer = null;
     this.frame = null;
     this.released = null;
+    /** @type {AbortSignal | null} Cancels every request of the drag, and abandons it. */
+    this.signal = signal ?? null;
     // The frames follow the session: an answer, an event or an adopted state is drawn at once.
     this.redraw = () => this.#scheduleDraw();
     session.addEventListener("change", this.redraw);
     session.addEventListener("settings", this.redraw);
-    if (session.settings === null) session.refreshSettings();
+    this.abandon = () => this.#abandon();
+    if (signal?.aborted) {
+      this.#abandon();
+      return;
+    }
+    signal?.addEventListener("abort", this.abandon, { once: true });
+    // A failed read is the session's "error" event; an aborted one is this drag's end.
+    if (session.settings === null) session.refreshSettings({ signal }).catch(() => {});
   }
 
   /**
@@ -1576,17 +1633,18 @@ export class Drag {
   }
 
   /** One report: the latest progress, If-Match the version drawn from. */
-  #send() {
+  #send(signal = this.signal ?? undefined) {
     const progress = this.progress;
     this.reported = progress;
     this.reportedAt = this.now();
     this.requests += 1;
-    this.inFlight = this.session.scroll({ progress })
+    this.inFlight = this.session.scroll({ progress }, { signal })
       .catch((error) => {
         // 412: the session now holds the server's state (another client or a tick moved the
-        // pager); the next report sends the progress again, at that version.
+        // pager); the next report sends the progress again, at that version. A report cancelled
+        // by a signal is the caller's doing, not an error.
         if (error instanceof PagerdError && error.code === "version_mismatch") this.reported = Number.NaN;
-        else this.onError(error);
+        else if (!(error instanceof PagerdError && error.code === "aborted")) this.onError(error);
       })
       .finally(() => { this.inFlight = null; });
     return this.inFlight;
@@ -1619,28 +1677,47 @@ export class Drag {
    * Lets go: measures the velocity, predicts how the swipe ends (`settle`, at once, so the
    * caller can animate without waiting), and ends it on the server with one
    * `transition end {velocity}` once the report in flight is answered. Resolves with the state
-   * after the release.
+   * after the release; rejects with a PagerdError whose code is "aborted" when `signal` (or the
+   * drag's) cancels its requests, and then sends nothing more. Only the first release() or
+   * cancel() counts: a later one answers the same promise.
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  release() {
-    return this.released ?? this.#finish(this.velocity(), true);
+  release({ signal } = {}) {
+    return this.released ?? this.#finish(this.velocity(), true, signal);
   }
 
   /**
-   * Abandons the swipe: the page goes back (`transition end {completed: false}`).
+   * Abandons the swipe: the page goes back (`transition end {completed: false}`). `signal` as
+   * for release().
+   * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
-  cancel() {
-    return this.released ?? this.#finish(0, false);
+  cancel({ signal } = {}) {
+    return this.released ?? this.#finish(0, false, signal);
   }
 
-  #finish(velocity, byRelease) {
+  /** Stops drawing, reporting and following the session. */
+  #stop() {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.frame !== null) this.cancelFrame(this.frame);
     this.frame = null;
     this.session.removeEventListener("change", this.redraw);
     this.session.removeEventListener("settings", this.redraw);
+    this.signal?.removeEventListener("abort", this.abandon);
+  }
+
+  /** The drag's signal aborted before the release: the drag stops where it is. */
+  #abandon() {
+    if (this.released) return; // the release's requests carry the signal, and fail with it
+    this.#stop();
+    this.released = Promise.reject(abortedBy(this.signal));
+    this.released.catch(() => {}); // rejected for whoever asks; unhandled by nobody
+  }
+
+  #finish(velocity, byRelease, signal) {
+    this.#stop();
     const { state, settings } = this.session;
     // Whether a swipe state completes: by the release rule, or never when cancelled; null when
     // nothing is in flight.
@@ -1652,13 +1729,15 @@ export class Drag {
     const drawn = settings && !state.empty ? withScroll(state, predictScroll(state, settings, { progress: this.progress })) : state;
     const completed = decide(drawn);
     this.settle = { completed: completed === true, progress: signedProgress(drawn), velocity };
-    this.released = this.#end(drawn, completed, decide, velocity, byRelease);
+    this.released = this.#end(drawn, completed, decide, velocity, byRelease, eitherSignal(this.signal, signal));
     return this.released;
   }
 
-  async #end(drawn, completed, decide, velocity, byRelease) {
+  async #end(drawn, completed, decide, velocity, byRelease, signal) {
     const session = this.session;
+    if (signal?.aborted) throw abortedBy(signal);
     await this.inFlight;
+    if (signal?.aborted) throw abortedBy(signal);
     // Nothing was reported (the swipe never moved, or only a locked way): nothing to end.
     if (this.reportedAt === -Infinity) return session.state;
     // The server decides from the progress it last heard. Where that leads elsewhere than the
@@ -1666,13 +1745,16 @@ export class Drag {
     if (outcome(session.state, decide(session.state)) !== outcome(drawn, completed)) {
       const wait = this.reportedAt + this.interval - this.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      await this.#send();
+      if (signal?.aborted) throw abortedBy(signal);
+      await this.#send(signal);
+      if (signal?.aborted) throw abortedBy(signal);
     }
     this.requests += 1;
     const how = byRelease && releasesByVelocity(session.settings) ? { velocity } : decide(session.state) === true;
     try {
-      return await session.end(how);
+      return await session.end(how, { signal });
     } catch (error) {
+      if (error instanceof PagerdError && error.code === "aborted") throw error;
       // 412: the session holds the server's state, which another client or a tick made.
       if (!(error instanceof PagerdError && error.code === "version_mismatch")) this.onError(error);
       return session.state;

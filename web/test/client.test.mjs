@@ -90,6 +90,71 @@ describe("against pagerd", () => {
     assert.deepEqual([timedOut.code, timedOut.cause.name], ["aborted", "TimeoutError"]);
   });
 
+  test("drag(), release(), cancel() and refreshSettings() take a signal: cancelled, they fail with aborted", async () => {
+    const counting = countingFetch();
+    const session = await new PagerdClient({ baseURL: PAGERD, fetch: counting.fetcher }).create({ template: "media" });
+    const errors = [];
+    session.addEventListener("error", (event) => errors.push(event.detail.error));
+    const sent = () => counting.calls.length;
+    const isAborted = (error) => {
+      assert.ok(error instanceof PagerdError, String(error));
+      assert.deepEqual([error.status, error.code, error.cause?.name], [0, "aborted", "AbortError"]);
+    };
+
+    // refreshSettings: aborted before, nothing is sent; aborted while it reads, the read stops
+    // (no "error" event, no read again).
+    let before = sent();
+    isAborted(await session.refreshSettings({ signal: AbortSignal.abort() }).catch((e) => e));
+    assert.equal(sent(), before);
+    const reading = new AbortController();
+    const read = session.refreshSettings({ signal: reading.signal });
+    reading.abort();
+    isAborted(await read.catch((e) => e));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual([session.settings, errors], [null, []]);
+    assert.equal(sent(), before + 1);
+    await session.refreshSettings();
+    assert.ok(session.settings);
+
+    // drag() with a signal aborted already: nothing drawn or sent; release() and cancel() fail.
+    before = sent();
+    let frames = 0;
+    const stillborn = session.drag({ draw: () => { frames += 1; }, signal: AbortSignal.abort() });
+    stillborn.move(0.3);
+    isAborted(await stillborn.release().catch((e) => e));
+    isAborted(await stillborn.cancel().catch((e) => e));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual([sent(), frames], [before, 0]);
+
+    // Aborted mid-swipe: no more frames or reports, the release fails and sends nothing; the
+    // server's swipe stays where it was last reported.
+    const dragging = new AbortController();
+    const drag = session.drag({ draw: () => { frames += 1; }, signal: dragging.signal });
+    drag.move(0.2); // reported at once
+    assert.ok(await until(() => session.state.transition?.progress === 0.2));
+    dragging.abort();
+    before = sent();
+    drag.move(0.4);
+    await new Promise((resolve) => setTimeout(resolve, 150)); // a report would be due
+    isAborted(await drag.release().catch((e) => e));
+    assert.equal(sent(), before);
+    assert.equal((await session.refresh()).transition.progress, 0.2);
+
+    // release({signal}) and cancel({signal}): an aborted one sends no end; a live one ends it.
+    const again = session.drag({ draw: () => {} });
+    again.move(0.3);
+    assert.ok(await until(() => session.state.transition?.progress === 0.3));
+    before = sent();
+    isAborted(await again.release({ signal: AbortSignal.abort() }).catch((e) => e));
+    assert.equal(sent(), before);
+    const last = session.drag({ draw: () => {} });
+    last.move(0.1);
+    assert.ok(await until(() => session.state.transition?.progress === 0.1));
+    const state = await last.cancel({ signal: new AbortController().signal });
+    assert.deepEqual([state.index, state.transition], [0, null]);
+    assert.deepEqual(errors, []);
+  });
+
   test("the event stream brings every change and its cause, and settings that changed", async () => {
     const session = await client.create({ template: "media" });
     await session.loadSettings();
