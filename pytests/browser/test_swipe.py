@@ -2,7 +2,6 @@
 requests, every frame's indicator is where the prediction (and the server, asked afterwards)
 puts it for that progress, and a second browser watching the session sees the swipe and its
 settle."""
-import json
 import re
 import urllib.request
 
@@ -13,6 +12,8 @@ from selenium.webdriver.common.by import By
 from test_demo import browser, current_tab, open_page, second_browser, shot, wait_for  # noqa: F401 (fixtures)
 
 SWIPE_ROUTES = ("/v1/sessions/{id}/scroll", "/v1/sessions/{id}/transition")
+DRAG_MS = 400  # the drag below: 24 moves of one frame each
+SLACK_MS = 100  # a loaded machine's delay in drawing it, within which at most six requests hold
 
 
 def swipe_requests(server):
@@ -24,11 +25,6 @@ def swipe_requests(server):
         match = re.search(r'pagerd_http_request_duration_seconds_count\{route="' + re.escape(route) + r'"\} (\d+)', text)
         total += int(match.group(1)) if match else 0
     return total
-
-
-def settings_of(server, sid):
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/v1/sessions/{sid}/settings") as response:
-        return json.loads(response.read())
 
 
 def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, browser, second_browser):
@@ -77,12 +73,16 @@ def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, b
     up = next(at for at, what in log if what == "pointerup")
     lasted = up - down
     print(f"\na {lasted} ms swipe in the demo: {spent} requests")
-    # One report when it starts, at most one per 100 ms after that, and the release: at most six
-    # for a drag shorter than 500 ms. (A browser slowed down by a busy machine may stretch the
-    # drag; the rate still holds.)
+    # One report when it starts, at most one per 100 ms after that (mirrorRate 10), and the
+    # release: §6.3's at most six for the 400 ms drag. A browser slowed down by a busy machine may
+    # stretch the drag; the rate bound holds whatever it lasted, and the bound of six is asserted
+    # while the drag lasted under 400 ms + 100 ms of slack (at 500 ms a seventh report is allowed
+    # by the rate: at 0, 100, …, 500 ms, then the release). Slower than that, only the rate is.
     assert 2 <= spent <= 2 + lasted // 100, log
-    if lasted < 500:
+    if lasted < DRAG_MS + SLACK_MS:
         assert spent <= 6, log
+    else:
+        print(f"the drag took {lasted} ms (a slow machine): the bound of six requests was not asserted")
     shot(browser, "15-swipe-settled")
 
     # Every frame drawn: the indicator's pieces on the page are predictScroll's for the frame's
@@ -123,7 +123,6 @@ def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, b
     assert all(e["transition"]["to"] == 1 and e["transition"]["direction"] == "forward" for e in swiping)
     last = events[-1]
     assert (last["index"], last["transition"]) == (1, None), events
-    if "release" in settings_of(pagerd, sid):
-        # A server that releases by velocity tells every watcher how the swipe settled.
-        assert last["settle"] is not None and last["settle"]["completed"] is True, last
+    # The release goes by velocity (§6.4): every watcher is told how the swipe settled.
+    assert last.get("settle") is not None and last["settle"]["completed"] is True, last
     shot(second_browser, "16-swipe-watched")
