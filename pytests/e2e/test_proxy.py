@@ -238,3 +238,23 @@ def test_the_sample_logs_no_event_stream_token_in_errors(proxy):
         time.sleep(0.1)  # (nothing is expected: wait a little for a line that should not come)
     text = errors.read_text()
     assert secret not in text and "access_token" not in text
+
+
+def test_a_nul_byte_in_a_header_is_refused_by_nginx(proxy):
+    """libmicrohttpd 0.9.75 cuts a header value at a NUL byte and serves the rest of the request
+    (docs/api.md, «Errors»): the sample's nginx refuses such a request with 400 before pagerd sees it."""
+    port, pagerd = proxy
+    conn = Connection(port)
+    try:
+        conn.send(b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Note: a\x00b\r\n\r\n")
+        status, _, _ = conn.read_response()
+    finally:
+        conn.close()
+    assert status == 400
+    # Served directly, pagerd answers the same request (the value cut at the NUL): hence the proxy.
+    direct = Connection(pagerd.port)
+    try:
+        direct.send(b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Note: a\x00b\r\n\r\n")
+        assert direct.read_response()[0] == 200
+    finally:
+        direct.close()
