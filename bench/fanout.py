@@ -10,7 +10,8 @@ and the delivery latency (p50, p99, max: from the command's answer to each watch
 
 Knobs (environment): FANOUT_WATCHERS, FANOUT_CHANGES, FANOUT_WRK_SECONDS (5), FANOUT_TOKEN=1
 (the watchers and the commands carry access tokens: HS256 keys are configured and a control
-token minted), and PAGERD_* settings, which are passed to pagerd as they are.
+token minted), and PAGERD_* settings, which are passed to pagerd as they are
+(PAGERD_CONNECTION_MEMORY_LIMIT is 4,096 unless set, the setting for an audience).
 """
 import json
 import os
@@ -86,6 +87,9 @@ def main():
     env.setdefault("PAGERD_MAX_SUBSCRIBERS", str(WATCHERS + 16))
     env.setdefault("PAGERD_MAX_SUBSCRIBERS_PER_SESSION", str(2 * WATCHERS + 16))
     env.setdefault("PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS", str(WATCHERS + 16))
+    # The per-connection pool docs/deploy.md gives an audience («Audiences»): most of a watcher's
+    # memory, since libmicrohttpd touches it whole.
+    env.setdefault("PAGERD_CONNECTION_MEMORY_LIMIT", "4096")
     token = None
     if WITH_TOKEN:
         env["PAGERD_AUTH_TOKEN"] = OPERATOR
