@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// The engine's methods never suspend, so the lock is held for one method's work: a command or a
 /// read takes microseconds; the longest holds are bounded batches (``PagerEngine/evictionBatch``
-/// evictions, ``PagerEngine/tickBatch`` ticks: a fraction of a millisecond each).
+/// evictions, ``PagerEngine/tickBatch`` ticks, 64 each: a tick takes about 4 µs, so a batch about
+/// a quarter of a millisecond; docs/performance.md, «Auto-advance»).
 ///
 /// The executor records which thread holds the lock, so "running on the engine" means exactly
 /// "on the thread that holds the lock", which is what `assumeIsolated` asks it
