@@ -2116,6 +2116,29 @@ public enum Operations {
                     }
                 }
             }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// session_not_found (no live session has the id), page_not_found, template_not_found, or not_found (no such path).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/404`.
@@ -3105,6 +3128,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/settings/get(getSettings)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -5798,6 +5844,29 @@ public enum Operations {
                     }
                 }
             }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// session_not_found (no live session has the id), page_not_found, template_not_found, or not_found (no such path).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/404`.
@@ -6042,6 +6111,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// forbidden: an access token whose scope or session (`sub`) does not cover the operation (before the session lookup, If-Match and the body, so nothing else is revealed), or a change sent by a web page whose Origin is not in corsOrigins.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }

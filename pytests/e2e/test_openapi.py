@@ -344,6 +344,10 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
         ("GET", f"/v1/sessions/{sid}/events", None, {}, "unauthorized"),
         ("POST", "/v1/sessions/nosuchsession/tokens", {"scope": "watch"}, operator, "session_not_found"),
         ("POST", f"/v1/sessions/{sid}/tokens", {"scope": "watch", "ttl": 1}, operator, "invalid_request"),
+    ] + [
+        # A watch token of another session reads nothing of this one: 403 on every read.
+        ("GET", f"/v1/sessions/{sid}{rest}", None, bearer(token("watch", "another-session")), "forbidden")
+        for rest in ("", "/settings", "/pages", "/neighbors", "/events")
     ]:
         assert keyed.json(method, path, body, credential)[2]["code"] == code, (method, path)
     assert keyed.json("POST", f"/v1/sessions/{sid}/next", None, bearer(minted["token"]))[0] == 200
