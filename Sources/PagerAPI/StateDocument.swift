@@ -3,7 +3,7 @@ public import PagerModel
 public import PagerSessions
 
 /// Writes the state document (docs/api.md, «Sessions and the state document») straight into bytes, member by
-/// member, in the order of the spec's example.
+/// member, in the order of docs/api.md's example («Sessions and the state document»).
 public enum StateDocument {
     /// The state of `snapshot`, plus what a command reported when `outcome` is given, or what a
     /// tick did when `move` is. An event's document also carries its `cause` (the first `state`

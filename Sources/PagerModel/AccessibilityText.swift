@@ -6,7 +6,7 @@ public struct AccessibilityText: Sendable, Equatable {
     public var firstPageMessage = "This is the first page"
     public var lastPageMessage = "This is the last page"
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Accessibility»).
     public init() {}
 
     /// The placeholders a text may use.

@@ -43,7 +43,7 @@ public struct AutoAdvanceSettings: Sendable, Equatable {
     /// What a swipe does.
     public var onInteraction = AutoAdvanceInteraction.pause
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Auto-advance»).
     public init() {}
 
     /// The intervals accepted, in milliseconds (100 ms to a day).

@@ -1,4 +1,4 @@
-/// Limits a pager is held to; the defaults are the spec's.
+/// Limits a pager is held to; the defaults are docs/api.md's («Limits»).
 public struct PagerLimits: Sendable, Equatable {
     /// Pages in one pager.
     public var maxPages: Int

@@ -124,7 +124,7 @@ public struct RubberBand: Sendable, Equatable {
     /// The exponent of `resistance`, in (0, 1].
     public var ratio = 0.85
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Settings»).
     public init() {}
 }
 
@@ -189,7 +189,7 @@ public struct TabBarSettings: Sendable, Equatable {
     /// The width of the selected tab in a scrollable bar (others keep theirs); nil for none.
     public var selectedTabWidth: Double?
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Settings»).
     public init() {}
 }
 
@@ -232,7 +232,7 @@ public struct PagerSettings: Sendable, Equatable {
     /// flight) is given up; 0 never.
     public var dragTimeout = 15_000
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Settings»).
     public init() {}
 
     /// The values `dragTimeout` takes besides 0 (never).
@@ -350,7 +350,7 @@ public struct ReleaseSettings: Sendable, Equatable {
     /// however far it went; one as fast away from it cancels it even past half way.
     public var flickVelocity = 0.5
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Settings»).
     public init() {}
 
     /// The fastest flick velocity a setting may ask for.

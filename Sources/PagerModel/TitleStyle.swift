@@ -69,7 +69,7 @@ public struct TitleStyle: Sendable, Equatable {
     public var scale = 1.0
     public var selectedScale = 1.0
 
-    /// The defaults of the spec.
+    /// The defaults docs/api.md gives («Tab rendering»).
     public init() {}
 
     /// The largest scale accepted.

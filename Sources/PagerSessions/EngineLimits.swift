@@ -30,7 +30,7 @@ public struct EngineLimits: Sendable, Equatable {
     /// The default ``memoryBudgetBytes``: 512 MiB.
     public static let defaultMemoryBudgetBytes = 512 << 20
 
-    /// Creates limits; the defaults are the spec's.
+    /// Creates limits; the defaults are docs/api.md's («Limits»).
     public init(
         maxSessions: Int = 100_000, idleTTL: Double = 1800, pager: PagerLimits = PagerLimits(),
         maxSubscribers: Int = 512,

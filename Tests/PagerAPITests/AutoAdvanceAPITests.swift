@@ -11,7 +11,7 @@ import Testing
 struct AutoAdvanceAPITests {
     static let t0 = APITester.wallOrigin
 
-    @Test("the spec's example: ticks at 1 and 2 reach every watcher with cause autoAdvance, then nothing")
+    @Test("docs/api.md's example: ticks at 1 and 2 reach every watcher with cause autoAdvance, then nothing")
     func specExample() async throws {
         let api = try APITester()
         let id = try await api.create(

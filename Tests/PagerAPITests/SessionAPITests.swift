@@ -30,7 +30,7 @@ struct SessionAPITests {
         #expect(reply["moved"] == nil)
     }
 
-    @Test("create from an explicit definition with the spec's example geometry")
+    @Test("create from an explicit definition with docs/api.md's example geometry")
     func createExplicit() async throws {
         let api = try APITester()
         let reply = await api.send(

@@ -14,7 +14,7 @@ struct ConfigurationTests {
         return path
     }
 
-    @Test("defaults match the spec when no file exists")
+    @Test("defaults match the README's table when no file exists")
     func defaults() throws {
         let configuration = try ConfigurationLoader(environment: [:], configFlag: nil).load()
         #expect(configuration.maxPages == 1000)

@@ -108,7 +108,7 @@ struct AutoAdvanceTests {
         #expect(tick.pager.index == 0 && tick.moved == true && tick.edge == nil && tick.pager.autoAdvanceRuns)
     }
 
-    @Test("the spec's example: a scroll pauses by interaction; an end without completing runs it again")
+    @Test("docs/api.md's example: a scroll pauses by interaction; an end without completing runs it again")
     func interactionPause() throws {
         let pager = try Self.media()
         let swipe = try Self.apply(pager, .scroll(.progress(0.3)), at: 20)

@@ -2,7 +2,7 @@ import PagerModel
 import Testing
 
 /// docs/api.md «Overscroll and the trailing action» (on release) and «Indicator tracking», with
-/// the spec's worked numbers and hand-worked ones.
+/// docs/api.md's worked numbers («Overscroll and the trailing action») and hand-worked ones.
 @Suite("Overscroll, release, tracking")
 struct OverscrollTests {
     /// `media` at index 2 with a rubber band and an indicator overscroll style.

@@ -3,7 +3,7 @@ import Testing
 
 /// docs/api.md «Tab rendering» (highlight, title colours and scales, fade, progressive) and
 /// «Visibility», with
-/// the spec's numbers and hand-worked ones.
+/// docs/api.md's numbers («Tab rendering») and hand-worked ones.
 @Suite("Tab rendering and visibility")
 struct TabRenderingTests {
     static func media(_ configure: (inout PagerSettings) -> Void = { _ in }) throws -> Pager {
