@@ -9,17 +9,25 @@ Two forms of example are recognised:
 - a ```console block of `$ curl …` lines, each followed by its output (with `-i`, the status
   line and headers first).
 
-In a shown answer, `"…"` stands for any value (ids, times), `…` as the last member of an object
-or the last element of an array for members or elements left out; numbers compare within 1e-6.
+In a shown answer, `"…"` stands for any value (ids, times), a string ending in `…` for any string
+that starts with what comes before it (`"eyJ…"`), `…` among an object's members or as the last
+element of an array for members or elements left out; numbers compare within 1e-6.
 `$SESSION` is the id of the session the latest create answered with (in paths, bodies and
 headers); `127.0.0.1:8080` is the test server. The answers are also checked against openapi.json.
+
+Examples of other forms are run by tests of their own below: an event shown as a ```text block
+(`id:`, `event:`, `data:`), an answer shown alone as a ```json block, and the README's `curl -N`
+that follows a session's events.
 """
 import json
 import re
 import shlex
+import subprocess
 
 import pytest
 
+import rawhttp
+from access_tokens import AUTH_TOKEN, ENV, bearer
 from contract import Contract
 from support import ROOT, Pagerd
 
@@ -124,6 +132,7 @@ def examples(markdown):
 def parse_expected(text):
     """The shown JSON with its `…` marks made JSON: `"…"` stays a wildcard string, a trailing `…`
     member or element becomes a marker."""
+    text = re.sub(r",\s*\u2026\s*,", ', "\u2026": "\u2026",', text)
     text = re.sub(r",\s*\u2026\s*}", ', "\u2026": "\u2026"}', text)
     text = re.sub(r"{\s*\u2026\s*}", '{"\u2026": "\u2026"}', text)
     text = re.sub(r",\s*\u2026\s*]", ', "\u2026"]', text)
@@ -132,6 +141,9 @@ def parse_expected(text):
 
 def compare(expected, actual, where="$"):
     if expected == ANY:
+        return
+    if isinstance(expected, str) and expected.endswith(ANY):
+        assert isinstance(actual, str) and actual.startswith(expected[:-1]), f"{where}: {actual!r} instead of {expected!r}"
         return
     if isinstance(expected, dict):
         assert isinstance(actual, dict), f"{where}: expected an object, got {actual!r}"
@@ -206,7 +218,76 @@ def test_the_documents_hold_examples():
 
 def test_the_comparison_catches_a_wrong_answer():
     compare(parse_expected('{"a": 1, "b": ["x", \u2026], \u2026}'), {"a": 1.0000001, "b": ["x", "y"], "c": 2})
+    compare(parse_expected('{"a": "ey\u2026", \u2026, "z": 1}'), {"a": "eyJhb", "m": 0, "z": 1})
     for shown, actual in [('{"a": 1}', {"a": 2}), ('{"a": 1}', {"a": 1, "b": 2}), ('[1, 2]', [1, 2, 3]),
-                          ('{"a": "\u2026"}', {}), ('{"a": [1, \u2026]}', {"a": []})]:
+                          ('{"a": "\u2026"}', {}), ('{"a": [1, \u2026]}', {"a": []}), ('{"a": "ey\u2026"}', {"a": "xy"}),
+                          ('{"a": 1, \u2026, "z": 1}', {"a": 1, "z": 2})]:
         with pytest.raises(AssertionError):
             compare(parse_expected(shown), actual)
+
+
+def blocks(kind, test):
+    """(document, line, text) of every ```kind block whose text passes `test`."""
+    found = []
+    for document in DOCUMENTS:
+        markdown = document.read_text()
+        for match in FENCE.finditer(markdown):
+            if match.group(1) == kind and test(match.group(2)):
+                found.append((document.name, markdown[: match.start()].count("\n") + 1, match.group(2)))
+    return found
+
+
+def test_shown_events_are_what_a_stream_sends():
+    """Each event shown as `id:`/`event:`/`data:` lines is the one a stream sends for that change
+    (a `pageChanged` after a `next` on a `media` session)."""
+    shown = blocks("text", lambda text: text.startswith("id: "))
+    assert shown, "no event example in the documents"
+    commands = {"pageChanged": ("POST", "next")}
+    for document, line, text in shown:
+        fields = dict(row.partition(": ")[::2] for row in text.strip().split("\n"))
+        assert fields["event"] in commands, f"{document} line {line}: no command known for {fields['event']}"
+        server = Pagerd()
+        try:
+            sid = server.json("POST", "/v1/sessions", {"template": "media"})[2]["id"]
+            stream = rawhttp.EventStream(server.port, sid)
+            assert stream.next_event()[1] == "state"
+            method, suffix = commands[fields["event"]]
+            assert server.json(method, f"/v1/sessions/{sid}/{suffix}")[0] == 200
+            version, kind, data = stream.next_event()
+            stream.close()
+        finally:
+            server.stop()
+        assert (version, kind) == (int(fields["id"]), fields["event"]), f"{document} line {line}"
+        compare(parse_expected(fields["data"]), data, f"{document} line {line}")
+
+
+def test_shown_answers_with_access_tokens_are_what_the_server_answers():
+    """A create's answer shown alone, with its `access` tokens, is what a server with signing keys
+    answers to the operator's create."""
+    shown = blocks("json", lambda text: '"access"' in text)
+    assert shown, "no access example in the documents"
+    server = Pagerd(ENV)
+    try:
+        status, _, created = server.json("POST", "/v1/sessions", {"template": "media"}, bearer(AUTH_TOKEN))
+    finally:
+        server.stop()
+    assert status == 201
+    for document, line, text in shown:
+        compare(parse_expected(text), created, f"{document} line {line}")
+
+
+def test_the_readmes_curl_follows_the_events():
+    """The README's `curl -N …/events` prints the state first, as an `event: state` with id 1."""
+    command = re.search(r"`(curl -N [^`]*)`", (ROOT / "README.md").read_text()).group(1)
+    server = Pagerd()
+    try:
+        sid = server.json("POST", "/v1/sessions", {"template": "media"})[2]["id"]
+        line = command.replace("127.0.0.1:8080", f"127.0.0.1:{server.port}").replace("$SESSION", sid)
+        run = subprocess.run([*shlex.split(line), "--max-time", "1", "-s"], capture_output=True, text=True)
+    finally:
+        server.stop()
+    assert run.returncode == 28, run  # curl's "operation timed out": the stream stays open
+    events = [block for block in run.stdout.split("\n\n") if "event:" in block]
+    fields = dict(row.partition(": ")[::2] for row in events[0].split("\n"))
+    assert (fields["id"], fields["event"]) == ("1", "state")
+    assert json.loads(fields["data"])["id"] == sid
