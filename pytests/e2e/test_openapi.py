@@ -16,7 +16,7 @@ import pytest
 
 import rawhttp
 from access_tokens import AUTH_TOKEN, ENV, bearer, token
-from contract import Contract, CheckedServer, load_document
+from contract import Contract, CheckedServer, load_document, pointer
 from support import ROOT
 
 DOCUMENT = load_document()
@@ -29,6 +29,28 @@ def test_document_is_valid_openapi_and_the_one_served(pagerd):
     status, headers, served = pagerd.json("GET", "/openapi.json")
     assert status == 200 and headers["content-type"] == "application/json; charset=utf-8"
     assert served == DOCUMENT
+
+
+def test_every_example_in_the_document_matches_its_schema():
+    """The `examples` of every schema (and of every member's schema) validate against it."""
+    contract = Contract()
+    found = []
+
+    def visit(node, location):
+        if isinstance(node, dict):
+            if isinstance(node.get("examples"), list):
+                found.append(location)
+                for number, example in enumerate(node["examples"]):
+                    contract.validate_schema(location, example, f"example {number} at {location}")
+            for key, value in node.items():
+                if key != "examples":
+                    visit(value, location + pointer(key))
+        elif isinstance(node, list):
+            for position, value in enumerate(node):
+                visit(value, location + pointer(position))
+
+    visit(DOCUMENT["components"], pointer("components"))
+    assert len(found) >= 16 and pointer("components", "schemas", "Settle") in found, found
 
 
 def test_document_form_suits_generators():
