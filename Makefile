@@ -4,7 +4,7 @@ PYTHON ?= python3
 RELEASE_BIN := .build/release/pagerd
 
 .PHONY: load-tail deps postgres-deps build run lint format test test-swift generate-client check-client-package test-e2e test-cluster test-tsan test-asan fuzz fuzz-build python-deps browser-deps nginx-deps \
-	container-check clean load load-cluster memory recovery bench hardening ticks fanout
+	container-check clean load load-cluster memory recovery bench hardening ticks fanout swipe
 
 # Installs libmicrohttpd's, SQLite's and libpq's headers and pkg-config when pkg-config cannot
 # find them; prlimit (util-linux) is used by the disk-full test.
@@ -133,6 +133,12 @@ ticks: deps build
 fanout: deps build .build/bench/fanout
 	@command -v wrk > /dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
 	$(PYTHON) bench/fanout.py
+
+# A 400 ms swipe in the demo in headless Chromium, through a relay delaying each direction by
+# SWIPE_DELAY_MS (50) and on loopback: the lag from pointer move to drawn frame, redraws per
+# second, requests and bytes per swipe, medians of SWIPE_REPEAT (5) swipes (bench/swipe.py).
+swipe: deps build python-deps browser-deps
+	$(PYTHON) bench/swipe.py
 
 # Resident memory per idle four-page session, over 1,000,000 sessions (MEMORY_SESSIONS).
 memory: deps build
