@@ -54,7 +54,7 @@ print(f"check-client-package: no target PagerClient builds has unsafe flags ({',
 PYTHON
 
 # 2. By path, outside the repository, built with no pkg-config data at all.
-app="${PAGERD_CLIENT_APP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pagerd-client-app}/HelloPager"
+app="${PAGERD_CLIENT_APP_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/pagerd-client-app}/HelloPager"
 case "$app/" in "$repo"/*) fail "PAGERD_CLIENT_APP_DIR must be outside the repository" ;; esac
 rm -rf "$app/Sources" "$app/Package.swift"
 identity=$(basename "$repo" | tr '[:upper:]' '[:lower:]')
