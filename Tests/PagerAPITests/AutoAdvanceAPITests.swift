@@ -12,7 +12,7 @@ struct AutoAdvanceAPITests {
     static let t0 = APITester.wallOrigin
 
     @Test("docs/api.md's example: ticks at 1 and 2 reach every watcher with cause autoAdvance, then nothing")
-    func specExample() async throws {
+    func documentedExample() async throws {
         let api = try APITester()
         let id = try await api.create(
             #"{"template": "media", "autoAdvance": {"enabled": true, "interval": 200, "atEnd": "stop"}}"#)

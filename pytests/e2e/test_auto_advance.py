@@ -12,7 +12,7 @@ def create(server, body):
     return state
 
 
-def test_spec_example_ticks_reach_every_watcher_then_stop(pagerd):
+def test_the_documented_example_ticks_reach_every_watcher_then_stop(pagerd):
     state = create(pagerd, {"template": "media", "autoAdvance": {"enabled": True, "interval": 200, "atEnd": "stop"}})
     sid = state["id"]
     assert state["autoAdvance"]["running"] is True and state["accessibility"]["liveRegion"] == "off"

@@ -277,17 +277,40 @@ def test_shown_answers_with_access_tokens_are_what_the_server_answers():
 
 
 def test_the_readmes_curl_follows_the_events():
-    """The README's `curl -N …/events` prints the state first, as an `event: state` with id 1."""
+    """The README's `curl -N …/events` prints what the README says: the state first (an `event:
+    state` with id 1), then one event per change (a `next`: `pageChanged` with id 2); the stream
+    stays open, so curl is stopped by its own `--max-time`."""
     command = re.search(r"`(curl -N [^`]*)`", (ROOT / "README.md").read_text()).group(1)
     server = Pagerd()
     try:
         sid = server.json("POST", "/v1/sessions", {"template": "media"})[2]["id"]
         line = command.replace("127.0.0.1:8080", f"127.0.0.1:{server.port}").replace("$SESSION", sid)
-        run = subprocess.run([*shlex.split(line), "--max-time", "1", "-s"], capture_output=True, text=True)
+        curl = subprocess.Popen([*shlex.split(line), "--max-time", "3", "-s"], stdout=subprocess.PIPE, text=True)
+
+        def next_event():
+            """The next event's fields, or None at the end of the output (comments, i.e. heartbeats,
+            and the `retry:` block that opens the stream are no events)."""
+            rows = []
+            while row := curl.stdout.readline():
+                if row == "\n" and any(kept.startswith("event:") for kept in rows):
+                    break
+                if row == "\n":
+                    rows = []
+                elif not row.startswith(":"):
+                    rows.append(row.rstrip("\n"))
+            fields = dict(kept.partition(": ")[::2] for kept in rows)
+            return fields if "event" in fields else None
+
+        events = [next_event()]
+        assert server.json("POST", f"/v1/sessions/{sid}/next")[0] == 200
+        events.append(next_event())
+        curl.communicate(timeout=10)
+        status = curl.returncode
     finally:
         server.stop()
-    assert run.returncode == 28, run  # curl's "operation timed out": the stream stays open
-    events = [block for block in run.stdout.split("\n\n") if "event:" in block]
-    fields = dict(row.partition(": ")[::2] for row in events[0].split("\n"))
-    assert (fields["id"], fields["event"]) == ("1", "state")
-    assert json.loads(fields["data"])["id"] == sid
+    assert status == 28, status  # curl's "operation timed out": the stream stayed open
+    assert events[0] and (events[0]["id"], events[0]["event"]) == ("1", "state"), events
+    assert json.loads(events[0]["data"])["id"] == sid
+    assert events[1] and (events[1]["id"], events[1]["event"]) == ("2", "pageChanged"), events
+    changed = json.loads(events[1]["data"])
+    assert (changed["id"], changed["version"], changed["index"], changed["cause"]) == (sid, 2, 1, "request")
