@@ -4,8 +4,8 @@
 Starts the release pagerd (PAGERD_BINARY, default .build/release/pagerd; sessions in memory) and
 in front of it a TCP relay (asyncio) that holds every chunk SWIPE_DELAY_MS (50) in each
 direction, order kept per direction, and counts the bytes each way. Headless Chromium (selenium,
-the options of pytests/browser/test_demo.py) opens the demo through the relay for a "mall"
-session (pytests/browser/test_swipe.py's), and performs test_swipe.py's 400 ms drag: 24 moves of
+pytests/demo_page.py, which the browser tests use too) opens the demo through the relay for a
+"mall" session (pytests/browser/test_swipe.py's), and performs the tests' 400 ms drag: 24 moves of
 −9 px, one input tick each, then the release. Per swipe it measures
 
 - lag: for each pointermove at t (performance.now()), the first traced frame
@@ -22,30 +22,22 @@ printed for the delayed relay and, for comparison, for the relay without delay (
 prints figures only: nothing is asserted about times.
 """
 import asyncio
-import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGERD = os.environ.get("PAGERD_BINARY", str(ROOT / ".build/release/pagerd"))
+sys.path.insert(0, str(ROOT / "pytests"))
+from demo_page import current_tab, drag_400_ms, start_browser, swipe_requests, wait_for  # noqa: E402
+from support import BINARY, Pagerd  # noqa: E402
+
 DELAY_MS = float(os.environ.get("SWIPE_DELAY_MS", "50"))
 REPEAT = int(os.environ.get("SWIPE_REPEAT", "5"))
-SWIPE_ROUTES = ("/v1/sessions/{id}/scroll", "/v1/sessions/{id}/transition")
 # test_swipe.py's session: the mall, a scrollable tab bar with an elastic indicator.
 DEFINITION = {"template": "mall", "tabBar": {"layout": "scrollable", "indicator": {"style": "elastic"},
                                              "title": {"scale": 0.85}}}
@@ -164,71 +156,6 @@ class Relay:
         self.thread.join(timeout=5)
 
 
-class Pagerd:
-    def __init__(self):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PAGERD_")}
-        env.update(PAGERD_HOST="127.0.0.1", PAGERD_PORT="0", PAGERD_PER_IP_CONNECTION_LIMIT="0",
-                   PAGERD_STORAGE="memory")
-        self.proc = subprocess.Popen([PAGERD], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
-        self.port = None
-        deadline = time.monotonic() + 15
-        log = []
-        while self.port is None and time.monotonic() < deadline:
-            line = self.proc.stderr.readline()
-            if not line:
-                break
-            log.append(line)
-            match = re.search(r'port(?:=|":")(\d+)', line)
-            if match:
-                self.port = int(match.group(1))
-        if self.port is None:
-            raise SystemExit("swipe: pagerd did not start: " + "".join(log))
-        threading.Thread(target=lambda: [None for _ in self.proc.stderr], daemon=True).start()
-
-    def call(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                         headers={"Content-Type": "application/json"} if data else {})
-        with urllib.request.urlopen(request) as answer:
-            return answer.read()
-
-    def swipe_requests(self):
-        text = self.call("GET", "/metrics").decode()
-        total = 0
-        for route in SWIPE_ROUTES:
-            match = re.search(r'pagerd_http_request_duration_seconds_count\{route="' + re.escape(route) + r'"\} (\d+)', text)
-            total += int(match.group(1)) if match else 0
-        return total
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-def start_browser():
-    options = Options()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,900"):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
-
-
-def wait_for(driver, condition, timeout=15):
-    wait = WebDriverWait(driver, timeout, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException])
-    return wait.until(lambda d: condition(d))
-
-
-def current_tab(driver):
-    tabs = driver.find_elements(By.CSS_SELECTOR, ".tab.current")
-    return int(tabs[0].get_attribute("data-index")) if len(tabs) == 1 else None
-
-
 def clock_offset(driver):
     """The page's epoch clock (timeOrigin + now) less Python's, in seconds."""
     best = None
@@ -242,7 +169,7 @@ def clock_offset(driver):
 
 
 def one_swipe(server, relay, driver):
-    sid = json.loads(server.call("POST", "/v1/sessions", DEFINITION))["id"]
+    sid = server.json("POST", "/v1/sessions", DEFINITION)[2]["id"]
     driver.get(f"http://127.0.0.1:{relay.port}/?session={sid}")
     wait_for(driver, lambda d: d.find_element(By.ID, "pager").get_attribute("data-session") == sid)
     wait_for(driver, lambda d: current_tab(d) == 0)
@@ -251,23 +178,17 @@ def one_swipe(server, relay, driver):
     driver.execute_script(INSTRUMENT)
     time.sleep(0.3)  # the page at rest: the event stream open, nothing in flight
     offset = clock_offset(driver)
-    before = server.swipe_requests()
-    viewport = driver.find_element(By.ID, "viewport")
-    actions = ActionChains(driver, duration=0)
-    actions.move_to_element_with_offset(viewport, 150, 0).click_and_hold()
-    for _ in range(24):
-        actions.move_by_offset(-9, 0)
-    actions.release()
-    actions.perform()
+    before = swipe_requests(server)
+    drag_400_ms(driver)
     wait_for(driver, lambda d: current_tab(d) == 1)
     # Settled on the server too, and the page quiet (the release's answer drawn).
     wait_for(driver, lambda d: d.execute_script(
         "const r = window.swipeLog.requests; return r.length > 0 && r.every((e) => e.answered !== null);"))
     time.sleep(0.3 + 2 * DELAY_MS / 1000)
-    state = json.loads(server.call("GET", f"/v1/sessions/{sid}"))
+    state = server.json("GET", f"/v1/sessions/{sid}")[2]
     if (state["index"], state["transition"]) != (1, None):
         raise SystemExit(f"swipe: the swipe did not settle on the next page: {state['index']}, {state['transition']}")
-    spent = server.swipe_requests() - before
+    spent = swipe_requests(server) - before
     log = driver.execute_script(RESULTS)
 
     pointer = log["pointer"]
@@ -318,7 +239,7 @@ def main():
     delays = [DELAY_MS] + ([0.0] if DELAY_MS != 0 else [])
     relays = {delay: Relay(server.port, delay) for delay in delays}
     driver = start_browser()
-    print(f"pagerd {PAGERD}; a 400 ms swipe (24 moves of −9 px) in headless Chromium, {REPEAT} swipes each, "
+    print(f"pagerd {BINARY}; a 400 ms swipe (24 moves of −9 px) in headless Chromium, {REPEAT} swipes each, "
           f"through a relay delaying each direction by {', '.join(f'{d:g}' for d in delays)} ms")
     results = {}
     try:

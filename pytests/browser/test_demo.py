@@ -1,31 +1,17 @@
 """The demo web client in real headless Chromium, driven by Selenium, against the release binary."""
 import json
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+
+from demo_page import current_tab, start_browser, wait_for  # noqa: F401 (the other tests import them from here)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-
-
-def start_browser():
-    """A headless Chromium driven by chromedriver (Debian's packages)."""
-    options = Options()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,900"):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
 
 
 @pytest.fixture
@@ -46,12 +32,6 @@ def second_browser():
 def state_of(server, sid):
     with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/v1/sessions/{sid}") as response:
         return json.loads(response.read())
-
-
-def wait_for(driver, condition, timeout=10):
-    # Every render rebuilds the tabs and pages, so an element found a moment ago may be gone.
-    wait = WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=[StaleElementReferenceException])
-    return wait.until(lambda d: condition(d))
 
 
 def shot(driver, name):
@@ -86,12 +66,6 @@ def create_in_page(browser, template):
     Select(browser.find_element(By.ID, "template")).select_by_value(template)
     browser.find_element(By.ID, "create-button").click()
     return wait_for(browser, lambda d: session_of(d) if session_of(d) != before else None)
-
-
-def current_tab(driver):
-    """The index of the tab drawn as the current one, or None."""
-    tabs = driver.find_elements(By.CSS_SELECTOR, ".tab.current")
-    return int(tabs[0].get_attribute("data-index")) if len(tabs) == 1 else None
 
 
 def live_region(driver):

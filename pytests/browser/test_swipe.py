@@ -2,29 +2,14 @@
 requests, every frame's indicator is where the prediction (and the server, asked afterwards)
 puts it for that progress, and a second browser watching the session sees the swipe and its
 settle."""
-import re
-import urllib.request
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
 
+from demo_page import drag_400_ms, swipe_requests
 from test_demo import browser, current_tab, open_page, second_browser, shot, wait_for  # noqa: F401 (fixtures)
 
-SWIPE_ROUTES = ("/v1/sessions/{id}/scroll", "/v1/sessions/{id}/transition")
-DRAG_MS = 400  # the drag below: 24 moves of one frame each
+DRAG_MS = 400  # demo_page.drag_400_ms: 24 moves of one frame each
 SLACK_MS = 100  # a loaded machine's delay in drawing it, within which at most six requests hold
-
-
-def swipe_requests(server):
-    """How many scroll and transition requests the server has answered, from /metrics."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics") as response:
-        text = response.read().decode()
-    total = 0
-    for route in SWIPE_ROUTES:
-        match = re.search(r'pagerd_http_request_duration_seconds_count\{route="' + re.escape(route) + r'"\} (\d+)', text)
-        total += int(match.group(1)) if match else 0
-    return total
 
 
 def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, browser, second_browser):
@@ -55,15 +40,7 @@ def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, b
             () => window.swipeLog.push([Math.round(performance.now()), kind]));
         }""")
     before = swipe_requests(pagerd)
-    viewport = browser.find_element(By.ID, "viewport")
-    # Each move takes one tick of the browser's input (one frame, about 16.7 ms): 24 moves are a
-    # 400 ms drag, 216 px of a 390 px page (progress 0.55), let go at speed.
-    actions = ActionChains(browser, duration=0)
-    actions.move_to_element_with_offset(viewport, 150, 0).click_and_hold()
-    for _ in range(24):
-        actions.move_by_offset(-9, 0)
-    actions.release()
-    actions.perform()
+    drag_400_ms(browser)
     wait_for(browser, lambda d: current_tab(d) == 1)
     state = pagerd.json("GET", f"/v1/sessions/{sid}")[2]
     assert (state["index"], state["transition"]) == (1, None)
