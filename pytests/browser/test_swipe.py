@@ -51,7 +51,7 @@ def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, b
     lasted = up - down
     print(f"\na {lasted} ms swipe in the demo: {spent} requests")
     # One report when it starts, at most one per 100 ms after that (mirrorRate 10), and the
-    # release: §6.3's at most six for the 400 ms drag. A browser slowed down by a busy machine may
+    # release: at most six for the 400 ms drag (docs/client-prediction.md). A browser slowed down by a busy machine may
     # stretch the drag; the rate bound holds whatever it lasted, and the bound of six is asserted
     # while the drag lasted under 400 ms + 100 ms of slack (at 500 ms a seventh report is allowed
     # by the rate: at 0, 100, …, 500 ms, then the release). Slower than that, only the rate is.
@@ -100,6 +100,6 @@ def test_a_400_ms_swipe_is_drawn_from_the_prediction_in_a_few_requests(pagerd, b
     assert all(e["transition"]["to"] == 1 and e["transition"]["direction"] == "forward" for e in swiping)
     last = events[-1]
     assert (last["index"], last["transition"]) == (1, None), events
-    # The release goes by velocity (§6.4): every watcher is told how the swipe settled.
+    # The release goes by velocity (docs/api.md, «Release by velocity»): every watcher is told how the swipe settled.
     assert last.get("settle") is not None and last["settle"]["completed"] is True, last
     shot(second_browser, "16-swipe-watched")

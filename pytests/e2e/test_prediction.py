@@ -33,7 +33,7 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
     assert summary["differences"] == 0
     assert summary["maxDiff"] <= 1e-6
     assert summary["tableCases"] > 70000 and summary["sweepCases"] >= 4000 and summary["edgeCases"] >= 40
-    # The table adds the configs of §6.8–§6.13 only for settings the server's settings document
+    # The table adds the configs of the layout settings (docs/api.md, «Layouts») only for settings the server's settings document
     # lists: every one of them must have been covered, not skipped.
     layout = summary["layoutConfigs"]
     assert set(layout) == {"alignment", "selectedScrollPosition", "indicatorInset", "maxTabWidth", "selectedTabWidth", "pagesPerView"}

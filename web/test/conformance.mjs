@@ -29,7 +29,7 @@ const workers = Number(option("workers", 3));
 const server = new Server(base, { sockets: workers + 1 });
 
 const totals = { cases: 0, tableCases: 0, sweepCases: 0, edgeCases: 0, sessions: 0, maxDiff: 0, failures: [] };
-// Per input form of the table, over every config and over those of several pages per view (§6.13):
+// Per input form of the table, over every config and over those of several pages per view (docs/api.md, «Several pages per viewport»):
 // cases, and those the server answered with a progress strictly inside (−1, 1) (in flight, or at
 // rest) and not blocked, for the inputs cover a stride either side of the rest position.
 const coverage = Object.fromEntries(["progress", "offset", "windowOffset"].map((form) => [form, { cases: 0, inside: 0, pagesCases: 0, pagesInside: 0 }]));
@@ -56,7 +56,7 @@ const PAGES = {
  */
 function table(features) {
   const configs = [];
-  let group; // the §6.8–§6.13 setting a config of the table is there for
+  let group; // the layout setting (docs/api.md, «Layouts») a config of the table is there for
   const add = (name, pages, settings) => configs.push({ name, pages, settings, group });
   const indicator = (values) => ({ tabBar: { indicator: values } });
 
@@ -249,7 +249,7 @@ const GRID = Array.from({ length: 41 }, (_, i) => Math.round(i * 5 - 100) / 100)
 const FORMS = ["progress", "offset", "windowOffset"];
 
 /**
- * The page geometry of `state` along its page axis (§6.13): the viewport's extent E, a page's
+ * The page geometry of `state` along its page axis (docs/api.md, «Several pages per viewport»): the viewport's extent E, a page's
  * extent P, the stride D = P + g, the rest offset O(j) of position j (κ subtracted, capped at M in
  * a bounded pager that is not centred; a loop of one page is laid out as bounded) and whether the
  * offsets are mirrored (horizontal RTL, about R = O_0 + O_{n−1}).
@@ -272,7 +272,7 @@ function geometry(state) {
 /**
  * The input of form `form` that moves p strides from the rest position of `state`'s index:
  * `offset` O_c + p·D (mirrored: R − that), `windowOffset` D + p·D (mirrored: D − p·D). Where c or
- * its neighbour is limited, the server's progress differs from p (§6.13); the inputs still cover
+ * its neighbour is limited, the server's progress differs from p (docs/api.md, «Several pages per viewport»); the inputs still cover
  * ±1 stride around the view at rest.
  */
 function inputFor(form, p, state) {
