@@ -132,9 +132,10 @@ if grep -E -i "microhttpd|sqlite3|libpq|pkg-config" "$work/build-used.log" > "$w
     fail "the app's build used a server library"
 fi
 warned=$(grep -c -E "^warning: you may be able to install" "$work/build.log" || true)
-# JSON, PagerModel and PagerDocuments are the client's too (its predictor runs the server's model);
-# nothing else of the server may be built.
-for module in CMicroHTTPD CSQLite CLibPQ CEpoll Locking MicroHTTP PagerWire PagerAccess PagerSessions PagerStorage \
+# JSON, PagerModel, PagerWire and PagerDocuments are the client's too (its predictor runs the
+# server's model and reads settings with the server's reader); nothing else of the server may be
+# built.
+for module in CMicroHTTPD CSQLite CLibPQ CEpoll Locking MicroHTTP PagerAccess PagerSessions PagerStorage \
     PagerAPI PagerApp ServiceLifecycle Prometheus Metrics JWTKit; do
     if ls -d "$app/.build/debug/$module.build" "$app/.build/debug/Modules/$module.swiftmodule" > /dev/null 2>&1; then
         fail "the app's build built the server's module $module"

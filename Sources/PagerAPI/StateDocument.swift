@@ -1,6 +1,7 @@
 import JSON
 public import PagerModel
 public import PagerSessions
+import PagerWire
 
 /// Writes the state document (docs/api.md, «Sessions and the state document») straight into bytes, member by
 /// member, in the order of docs/api.md's example («Sessions and the state document»).

@@ -1,5 +1,6 @@
 public import JSON
 public import PagerModel
+import PagerWire
 
 // pagerd's documents, as the JSON module parses them, read into PagerModel's prediction values,
 // and the prediction written back as the members of a scroll answer. PagerModel stays free of
@@ -58,67 +59,14 @@ extension ScrollState {
 
 extension ScrollSettings {
     /// Reads the settings that bear on a scroll out of a settings document
-    /// (`GET /v1/sessions/{id}/settings`). A member that is absent takes its default, so a
-    /// document from a server without a newer setting reads as that setting's default.
+    /// (`GET /v1/sessions/{id}/settings`) with the reader the server reads settings with
+    /// (PagerWire's `PagerSettings(document:)`). A member that is absent takes its default, so a
+    /// document from a server without a newer setting reads as that setting's default; one this
+    /// reader does not know is ignored.
     public init(document: JSONValue) throws(PredictionError) {
-        let settings = try DocumentReader(document, path: "")
-        self.init()
-        if let mode = try settings.choice("mode", as: PagerMode.self) { self.mode = mode }
-        if let viewport = try settings.object("viewport") {
-            if let width = try viewport.number("width") { viewportWidth = width }
-            if let height = try viewport.number("height") { viewportHeight = height }
-            if let perView = try viewport.number("pagesPerView") { pagesPerView = perView }
-            if let spacing = try viewport.number("pageSpacing") { pageSpacing = spacing }
-            if let centered = try viewport.boolean("centered") { pagesCentered = centered }
+        do { self.init(try PagerSettings(document: document)) } catch {
+            throw .unexpected("The settings document is not readable: \(error)")
         }
-        if let direction = try settings.choice("layoutDirection", as: LayoutDirection.self) {
-            layoutDirection = direction
-        }
-        if let orientation = try settings.choice("orientation", as: Orientation.self) { self.orientation = orientation }
-        if let swipe = try settings.choice("swipe", as: SwipeLock.self) { self.swipe = swipe }
-        if let band = try settings.object("rubberBand") {
-            if let style = try band.choice("style", as: RubberBandStyle.self) { rubberBand.style = style }
-            if let ratio = try band.number("ratio") { rubberBand.ratio = ratio }
-        }
-        if let bar = try settings.object("tabBar") { tabBar = try Self.tabBar(bar) }
-    }
-
-    private static func tabBar(_ reader: DocumentReader) throws(PredictionError) -> TabBarSettings {
-        var bar = TabBarSettings()
-        if let layout = try reader.choice("layout", as: TabLayout.self) { bar.layout = layout }
-        if let spacing = try reader.number("spacing") { bar.spacing = spacing }
-        if let inset = try reader.number("inset") { bar.inset = inset }
-        if let alignment = try reader.choice("alignment", as: TabBarPosition.self) { bar.alignment = alignment }
-        if let position = try reader.choice("selectedScrollPosition", as: TabBarPosition.self) {
-            bar.selectedScrollPosition = position
-        }
-        bar.selectedTabWidth = try reader.number("selectedTabWidth")
-        if let indicator = try reader.object("indicator") {
-            if let style = try indicator.choice("style", as: IndicatorStyle.self) { bar.indicatorStyle = style }
-            if let tracking = try indicator.choice("tracking", as: IndicatorTracking.self) {
-                bar.indicatorTracking = tracking
-            }
-            if let overscroll = try indicator.choice("overscroll", as: IndicatorOverscroll.self) {
-                bar.indicatorOverscroll = overscroll
-            }
-            if let progressive = try indicator.boolean("progressive") { bar.indicatorProgressive = progressive }
-            if let height = try indicator.number("height") { bar.indicatorHeight = height }
-            if let inset = try indicator.object("inset") {
-                if let value = try inset.number("leading") { bar.indicatorInset.leading = value }
-                if let value = try inset.number("trailing") { bar.indicatorInset.trailing = value }
-                if let value = try inset.number("firstLeading") { bar.indicatorInset.firstLeading = value }
-                if let value = try inset.number("lastTrailing") { bar.indicatorInset.lastTrailing = value }
-            }
-        }
-        if let title = try reader.object("title") {
-            var style = TitleStyle()
-            if let color = try title.color("color") { style.color = color }
-            if let color = try title.color("selectedColor") { style.selectedColor = color }
-            if let scale = try title.number("scale") { style.scale = scale }
-            if let scale = try title.number("selectedScale") { style.selectedScale = scale }
-            bar.title = style
-        }
-        return bar
     }
 }
 

@@ -80,6 +80,21 @@ public struct ScrollSettings: Sendable, Equatable {
     /// The defaults of a settings document.
     public init() {}
 
+    /// The members of `settings` that bear on a scroll.
+    public init(_ settings: PagerSettings) {
+        mode = settings.mode
+        viewportWidth = settings.viewportWidth
+        viewportHeight = settings.viewportHeight
+        pagesPerView = settings.pagesPerView
+        pageSpacing = settings.pageSpacing
+        pagesCentered = settings.pagesCentered
+        layoutDirection = settings.layoutDirection
+        orientation = settings.orientation
+        swipe = settings.swipe
+        rubberBand = settings.rubberBand
+        tabBar = settings.tabBar
+    }
+
     /// The pager settings these stand for; every other setting at its default.
     var pagerSettings: PagerSettings {
         var settings = PagerSettings()

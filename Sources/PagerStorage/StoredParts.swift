@@ -1,5 +1,6 @@
 import JSON
 import PagerModel
+import PagerWire
 
 /// A pager's document cut into parts, so that a change writes only the parts it changed: a
 /// title rewrites one page's small part, not every page's content.
@@ -34,8 +35,13 @@ enum StoredParts {
     /// The key of the catalog's page at `index`.
     static func catalog(_ index: Int) -> String { "k/\(index)" }
 
-    /// The head's format: its first member. The whole document of ``StoredRecord`` is format 1.
-    static let headFormat = 2
+    /// The head's format: its first member. Heads of format 2 held the settings by position (as
+    /// ``StoredRecord``'s format 1 did); they are still read, never written. (``StoredRecord``'s
+    /// whole document was format 1 when this started at 2.)
+    static let headFormat = 3
+
+    /// The oldest head format read.
+    static let oldestHeadFormat = 2
 
     /// One part to write (`body`) or to remove (`body` nil).
     struct Write: Equatable {
@@ -174,7 +180,7 @@ enum StoredParts {
             for page in pager.pages { w.string(page.id) }
             w.endArray()
             w.int(pager.catalog.count)
-            StoredRecord.settings(pager.settings, &w)
+            pager.settings.encode(into: &w)
             w.endArray()
         }
     }
@@ -201,8 +207,9 @@ enum StoredParts {
         }
         var head = try Fields(parsing: try part(head, in: parts), what: "head")
         let format = try head.int()
-        guard format == headFormat else {
-            throw RecordError("head format \(format) is not the one this pagerd reads (\(headFormat))")
+        guard (oldestHeadFormat...headFormat).contains(format) else {
+            throw RecordError(
+                "head format \(format) is not one this pagerd reads (\(oldestHeadFormat) to \(headFormat))")
         }
         var ids = try head.array()
         var pages: [Page] = []
@@ -232,7 +239,7 @@ enum StoredParts {
             var fields = try Fields(parsing: try part(Self.catalog(index), in: parts), what: "catalog page \(index)")
             catalog.append(try StoredRecord.readPage(&fields, content: nil))
         }
-        let settings = try StoredRecord.readSettings(head.array())
+        let settings = try StoredRecord.readSettings(&head, positional: format == 2)
         return try StoredRecord.pager(
             pages: pages, catalog: catalog, settings: settings, position: position, version: version)
     }

@@ -1,17 +1,24 @@
 import JSON
 import PagerModel
+import PagerWire
 
 /// The stored form of a pager, in two parts so that a move writes only the small one: the
 /// document (pages, catalog, settings) and the position (index and transition); the version is
 /// a column of its own. PostgreSQL rows keep the document whole; the SQLite file keeps it cut
 /// into ``StoredParts`` (and kept it whole before its schema 2).
 ///
-/// Both are compact JSON arrays whose members are read by position, not the API's documents:
-/// the API may change its wire format, the disk keeps this one (``formatVersion``). Nothing here
-/// is for clients.
+/// Both are compact JSON arrays whose members are read by position; the settings in them are the
+/// settings document, written and read by the settings' one codec (PagerWire), so a new setting
+/// needs nothing here: a record written before it reads as its default. Records of format 1 held
+/// the settings by position too; they are still read (StoredRecord+FormatOne.swift), never
+/// written. Nothing here is for clients.
 enum StoredRecord {
-    /// The record format written; a file with a newer one is refused.
-    static let formatVersion = 1
+    /// The record format written; a file with a newer one is refused. Format 1 held the settings
+    /// by position.
+    static let formatVersion = 2
+
+    /// The oldest record format read.
+    static let oldestFormat = 1
 
     /// Nesting allowed when reading a record: content is limited to the parser's default depth
     /// when a request carries it, and a record wraps it in at most six more levels.
@@ -26,7 +33,7 @@ enum StoredRecord {
             w.int(formatVersion)
             pages(pager.pages, &w)
             pages(pager.catalog, &w)
-            settings(pager.settings, &w)
+            pager.settings.encode(into: &w)
             w.endArray()
         }
     }
@@ -122,97 +129,19 @@ enum StoredRecord {
         w.endArray()
     }
 
-    static func settings(_ settings: PagerSettings, _ w: inout JSONWriter) {
-        let bar = settings.tabBar
-        w.beginArray()
-        w.string(settings.mode.rawValue)
-        w.number(settings.viewportWidth)
-        w.beginArray()
-        w.string(bar.layout.rawValue)
-        for value in [bar.spacing, bar.inset, bar.minTabWidth, bar.tabPadding, bar.charWidth] { w.number(value) }
-        w.string(bar.indicatorStyle.rawValue)
-        w.number(bar.indicatorHeight)
-        w.endArray()
-        w.int(settings.preload)
-        action(settings.trailingAction, &w)
-        if let empty = settings.emptyState {
-            w.beginArray()
-            w.string(empty.title)
-            action(empty.action, &w)
-            w.endArray()
-        } else {
-            w.null()
-        }
-        // Added after the first records were written: a reader takes the defaults when a record
-        // ends before them.
-        w.number(settings.viewportHeight)
-        w.string(settings.layoutDirection.rawValue)
-        w.string(settings.orientation.rawValue)
-        w.string(settings.swipe.rawValue)
-        w.string(settings.rubberBand.style.rawValue)
-        w.number(settings.rubberBand.ratio)
-        w.string(bar.indicatorOverscroll.rawValue)
-        w.string(bar.indicatorTracking.rawValue)
-        w.bool(bar.indicatorProgressive)
-        if let title = bar.title {
-            w.beginArray()
-            w.string(title.color.hex)
-            w.string(title.selectedColor.hex)
-            w.number(title.scale)
-            w.number(title.selectedScale)
-            w.endArray()
-        } else {
-            w.null()
-        }
-        let texts = settings.accessibilityText
-        for text in [texts.tabValueFormat, texts.pageValueFormat, texts.firstPageMessage, texts.lastPageMessage] {
-            w.string(text)
-        }
-        let auto = settings.autoAdvance
-        w.bool(auto.enabled)
-        w.int(auto.interval)
-        w.string(auto.direction.rawValue)
-        w.string(auto.atEnd.rawValue)
-        w.string(auto.onInteraction.rawValue)
-        // The layout settings: tab alignment, scroll position, indicator inset, bounded and
-        // selected tab widths, pages per view.
-        w.string(bar.alignment.rawValue)
-        w.string(bar.selectedScrollPosition.rawValue)
-        let inset = bar.indicatorInset
-        w.beginArray()
-        for value in [inset.leading, inset.trailing, inset.firstLeading, inset.lastTrailing] { w.number(value) }
-        w.endArray()
-        if let width = bar.maxTabWidth { w.number(width) } else { w.null() }
-        if let width = bar.selectedTabWidth { w.number(width) } else { w.null() }
-        w.number(settings.pagesPerView)
-        w.number(settings.pageSpacing)
-        w.bool(settings.pagesCentered)
-        // Release by velocity and the drag timeout.
-        w.number(settings.release.flickVelocity)
-        w.int(settings.dragTimeout)
-        w.endArray()
-    }
-
-    private static func action(_ action: PagerAction?, _ w: inout JSONWriter) {
-        guard let action else { return w.null() }
-        w.beginArray()
-        w.string(action.id)
-        w.string(action.title)
-        w.endArray()
-    }
-
     // MARK: - Reading
 
     /// Rebuilds a pager from its stored parts, validating it as at creation.
     static func pager(document: [UInt8], position: [UInt8], version: Int) throws(RecordError) -> Pager {
         var doc = try Fields(parsing: document, what: "document")
         let format = try doc.int()
-        guard format == formatVersion else {
-            throw RecordError("record format \(format) is not the one this pagerd reads (\(formatVersion))")
+        guard (oldestFormat...formatVersion).contains(format) else {
+            throw RecordError(
+                "record format \(format) is not one this pagerd reads (\(oldestFormat) to \(formatVersion))")
         }
         let pages = try readPages(doc.array())
         let catalog = try readPages(doc.array())
-        let settings = try readSettings(doc.array())
+        let settings = try readSettings(&doc, positional: format == 1)
         return try pager(pages: pages, catalog: catalog, settings: settings, position: position, version: version)
     }
 
@@ -322,76 +251,13 @@ enum StoredRecord {
             accessibilityLabel: label, accessibilityHint: hint)
     }
 
-    static func readSettings(_ fields: Fields) throws(RecordError) -> PagerSettings {
-        var fields = fields
-        var settings = PagerSettings()
-        settings.mode = try fields.enumeration()
-        settings.viewportWidth = try fields.number()
-        var bar = try fields.array()
-        settings.tabBar.layout = try bar.enumeration()
-        settings.tabBar.spacing = try bar.number()
-        settings.tabBar.inset = try bar.number()
-        settings.tabBar.minTabWidth = try bar.number()
-        settings.tabBar.tabPadding = try bar.number()
-        settings.tabBar.charWidth = try bar.number()
-        settings.tabBar.indicatorStyle = try bar.enumeration()
-        settings.tabBar.indicatorHeight = try bar.number()
-        settings.preload = try fields.int()
-        settings.trailingAction = try fields.optionalArray(readAction)
-        settings.emptyState = try fields.optionalArray { empty throws(RecordError) -> EmptyState in
-            EmptyState(title: try empty.string(), action: try empty.optionalArray(readAction))
+    /// The settings member of a record: the settings document, or (`positional`) the array a
+    /// record of format 1 held.
+    static func readSettings(_ fields: inout Fields, positional: Bool) throws(RecordError) -> PagerSettings {
+        if positional { return try readPositionalSettings(fields.array()) }
+        let document = try fields.object()
+        do { return try PagerSettings(json: document) } catch {
+            throw RecordError("the stored settings are not readable: \(error)")
         }
-        guard !fields.isAtEnd else { return settings }
-        settings.viewportHeight = try fields.number()
-        settings.layoutDirection = try fields.enumeration()
-        settings.orientation = try fields.enumeration()
-        settings.swipe = try fields.enumeration()
-        guard !fields.isAtEnd else { return settings }
-        settings.rubberBand.style = try fields.enumeration()
-        settings.rubberBand.ratio = try fields.number()
-        settings.tabBar.indicatorOverscroll = try fields.enumeration()
-        settings.tabBar.indicatorTracking = try fields.enumeration()
-        guard !fields.isAtEnd else { return settings }
-        settings.tabBar.indicatorProgressive = try fields.bool()
-        settings.tabBar.title = try fields.optionalArray { title throws(RecordError) -> TitleStyle in
-            var style = TitleStyle()
-            style.color = try title.color()
-            style.selectedColor = try title.color()
-            style.scale = try title.number()
-            style.selectedScale = try title.number()
-            return style
-        }
-        guard !fields.isAtEnd else { return settings }
-        settings.accessibilityText.tabValueFormat = try fields.string()
-        settings.accessibilityText.pageValueFormat = try fields.string()
-        settings.accessibilityText.firstPageMessage = try fields.string()
-        settings.accessibilityText.lastPageMessage = try fields.string()
-        guard !fields.isAtEnd else { return settings }
-        settings.autoAdvance.enabled = try fields.bool()
-        settings.autoAdvance.interval = try fields.int()
-        settings.autoAdvance.direction = try fields.enumeration()
-        settings.autoAdvance.atEnd = try fields.enumeration()
-        settings.autoAdvance.onInteraction = try fields.enumeration()
-        guard !fields.isAtEnd else { return settings }
-        settings.tabBar.alignment = try fields.enumeration()
-        settings.tabBar.selectedScrollPosition = try fields.enumeration()
-        var inset = try fields.array()
-        settings.tabBar.indicatorInset.leading = try inset.number()
-        settings.tabBar.indicatorInset.trailing = try inset.number()
-        settings.tabBar.indicatorInset.firstLeading = try inset.number()
-        settings.tabBar.indicatorInset.lastTrailing = try inset.number()
-        settings.tabBar.maxTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
-        settings.tabBar.selectedTabWidth = try fields.optional { fields throws(RecordError) in try fields.number() }
-        settings.pagesPerView = try fields.number()
-        settings.pageSpacing = try fields.number()
-        settings.pagesCentered = try fields.bool()
-        guard !fields.isAtEnd else { return settings }
-        settings.release.flickVelocity = try fields.number()
-        settings.dragTimeout = try fields.int()
-        return settings
-    }
-
-    private static func readAction(_ fields: inout Fields) throws(RecordError) -> PagerAction {
-        PagerAction(id: try fields.string(), title: try fields.string())
     }
 }

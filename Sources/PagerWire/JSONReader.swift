@@ -2,7 +2,8 @@ public import JSON
 public import PagerModel
 
 /// Reads the members of a JSON object with errors that name the field, and refuses unknown
-/// members so a typo is reported rather than ignored. `null` counts as absent.
+/// members so a typo is reported rather than ignored (unless it reads a document a newer server
+/// may have written, see ``ignoresUnknownMembers``). `null` counts as absent.
 ///
 /// Its methods are inlinable, so the modules that read with it (PagerAPI) specialise them as
 /// when the reader lived there: `allowOnly` with an array literal then allocates nothing, and the
@@ -13,14 +14,20 @@ public struct JSONReader {
     public let object: JSONObject
     /// The field path of the object, such as `pages[2]`; empty at the top.
     public let path: String
+    /// Whether ``allowOnly(_:)`` lets unknown members pass, in this object and the ones read from
+    /// it: true for a document pagerd sent, which a newer server may have given more members.
+    public let ignoresUnknownMembers: Bool
 
     /// Reads `value`, which must be an object.
-    @inlinable public init(_ value: JSONValue, path: String = "") throws(PagerError) {
+    @inlinable public init(
+        _ value: JSONValue, path: String = "", ignoringUnknownMembers: Bool = false
+    ) throws(PagerError) {
         guard let object = value.objectValue else {
             throw .invalid(field: path.isEmpty ? nil : path, "Expected an object, found \(value.kindName).")
         }
         self.object = object
         self.path = path
+        self.ignoresUnknownMembers = ignoringUnknownMembers
     }
 
     /// The full path of member `key`.
@@ -29,6 +36,7 @@ public struct JSONReader {
     /// Refuses any member not in `known`: an array (a literal list allocates nothing; the lists
     /// are short) or a set.
     @inlinable public func allowOnly(_ known: some Collection<String>) throws(PagerError) {
+        guard !ignoresUnknownMembers else { return }
         for (key, _) in object where !known.contains(key) {
             throw .invalid(
                 field: field(key), "Unknown member; expected one of \(known.sorted().joined(separator: ", ")).")
@@ -106,7 +114,7 @@ public struct JSONReader {
     /// An object member.
     @inlinable public func object(_ key: String) throws(PagerError) -> JSONReader? {
         guard let value = value(key) else { return nil }
-        return try JSONReader(value, path: field(key))
+        return try JSONReader(value, path: field(key), ignoringUnknownMembers: ignoresUnknownMembers)
     }
 
     /// An object member kept as opaque JSON.

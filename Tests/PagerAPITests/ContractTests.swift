@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import PagerAccess
 import PagerModel
+import PagerWire
 import Testing
 
 @testable import PagerAPI

@@ -1,5 +1,6 @@
 import JSON
 import PagerModel
+import PagerWire
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import JSON
 import PagerAPI
 import PagerModel
+import PagerWire
 import TestSupport
 import Testing
 

@@ -4,10 +4,11 @@ import Testing
 
 @testable import PagerStorage
 
-// The stored record's format, held byte for byte: the records below were written by the record
-// writer before its codecs were reworked, for the pagers `RecordFixtures` builds. Today's writer
-// must write the same bytes for the same pager, and today's reader must give the same pager back
-// from them, so records already on disk keep reading identically.
+// The stored record's formats, held byte for byte, for the pagers `RecordFixtures` builds: today's
+// (record format 2, head format 3, the settings as the settings document), which the writer must
+// write byte for byte, and format 1 (head format 2, the settings by position), written by the
+// writer of November 2026 before the settings had one codec. Today's reader must give the same
+// pager back from both, so records already on disk keep reading identically.
 
 @Suite struct StoredRecordFixtureTests {
     @Test(arguments: RecordFixtures.recorded.map(\.name))
@@ -22,10 +23,11 @@ import Testing
         #expect(parts == recorded.parts)
     }
 
-    @Test(arguments: RecordFixtures.recorded.map(\.name))
-    func readsTheRecordedBytesBack(_ name: String) throws {
+    @Test(arguments: RecordFixtures.recorded.map(\.name), [false, true])
+    func readsTheRecordedBytesBack(_ name: String, formatOne: Bool) throws {
         let pager = try #require(try RecordFixtures.cases().first { $0.0 == name }?.1)
-        let recorded = try #require(RecordFixtures.recorded.first { $0.name == name })
+        let records = formatOne ? RecordFixtures.formatOne : RecordFixtures.recorded
+        let recorded = try #require(records.first { $0.name == name })
         let whole = try StoredRecord.pager(
             document: Array(recorded.document.utf8), position: Array(recorded.position.utf8), version: pager.version)
         #expect(whole == pager)
@@ -142,8 +144,129 @@ enum RecordFixtures {
             now: 1_700_000_000_000)
     }
 
-    /// The records written for ``cases()`` by the writer of November 2026.
+    /// The records written for ``cases()`` today.
     static let recorded: [RecordedPager] = [
+        RecordedPager(
+            name: "rich",
+            document:
+                ##"[2,[["a","최근 본 상품",120.5,{"n":1.5},[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"],["b","B",null,{},[],[null,"new"],null,null]],[["extra","Extra",null,{},[],null,null,null]],{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##,
+            position: ##"[1,null,null,["due",1700000001234]]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["a","b"],1,{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##
+                ),
+                Part(
+                    key: "m/a",
+                    body:
+                        ##"["a","최근 본 상품",120.5,[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"]"##
+                ),
+                Part(key: "c/a", body: ##"{"n":1.5}"##),
+                Part(key: "m/b", body: ##"["b","B",null,[],[null,"new"],null,null]"##),
+                Part(key: "c/b", body: ##"{}"##),
+                Part(key: "k/0", body: ##"["extra","Extra",null,{},[],null,null,null]"##),
+            ]),
+        RecordedPager(
+            name: "swiping",
+            document:
+                ##"[2,[["a","최근 본 상품",120.5,{"n":1.5},[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"],["b","B",null,{},[],[null,"new"],null,null]],[["extra","Extra",null,{},[],null,null,null]],{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":false,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##,
+            position: ##"[1,null,["end",0.4],null,1,1700000020500]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["a","b"],1,{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":false,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##
+                ),
+                Part(
+                    key: "m/a",
+                    body:
+                        ##"["a","최근 본 상품",120.5,[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"]"##
+                ),
+                Part(key: "c/a", body: ##"{"n":1.5}"##),
+                Part(key: "m/b", body: ##"["b","B",null,[],[null,"new"],null,null]"##),
+                Part(key: "c/b", body: ##"{}"##),
+                Part(key: "k/0", body: ##"["extra","Extra",null,{},[],null,null,null]"##),
+            ]),
+        RecordedPager(
+            name: "paused",
+            document:
+                ##"[2,[["a","최근 본 상품",120.5,{"n":1.5},[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"],["b","B",null,{},[],[null,"new"],null,null]],[["extra","Extra",null,{},[],null,null,null]],{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##,
+            position: ##"[1,null,null,["control",534]]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["a","b"],1,{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":{"color":"#01020304","selectedColor":"#C86432FF","scale":0.9,"selectedScale":1.25},"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":{"id":"add","title":"Add a page"},"emptyState":{"title":"Nothing yet","action":{"id":"new","title":"New"}}}]"##
+                ),
+                Part(
+                    key: "m/a",
+                    body:
+                        ##"["a","최근 본 상품",120.5,[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"]"##
+                ),
+                Part(key: "c/a", body: ##"{"n":1.5}"##),
+                Part(key: "m/b", body: ##"["b","B",null,[],[null,"new"],null,null]"##),
+                Part(key: "c/b", body: ##"{}"##),
+                Part(key: "k/0", body: ##"["extra","Extra",null,{},[],null,null,null]"##),
+            ]),
+        RecordedPager(
+            name: "updated",
+            document:
+                ##"[2,[["a","최근 본 상품",120.5,{"n":1.5},[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"],["b","B",null,{},[],[null,"new"],null,null]],[["extra","Extra",null,{},[],null,null,null]],{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":null,"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":null,"emptyState":{"title":"Empty","action":null}}]"##,
+            position: ##"[1,null,null,["due",1700000001234],2,null]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["a","b"],1,{"mode":"bounded","viewport":{"width":412.5,"height":700,"pagesPerView":1.25,"pageSpacing":10,"centered":true},"layoutDirection":"rtl","orientation":"horizontal","swipe":"forward","rubberBand":{"style":"resistance","ratio":0.7},"autoAdvance":{"enabled":true,"interval":1234,"direction":"reverse","atEnd":"stop","onInteraction":"stop"},"accessibilityText":{"tabValueFormat":"Onglet {position} sur {count}","pageValueFormat":"Page {position} sur {count}","firstPageMessage":"Première page","lastPageMessage":"Dernière page"},"tabBar":{"layout":"scrollable","spacing":4.25,"inset":12,"minTabWidth":40,"tabPadding":10,"charWidth":7.5,"alignment":"trailing","selectedScrollPosition":"leading","indicator":{"style":"elastic","height":3,"overscroll":"compress","tracking":"halfway","progressive":true,"inset":{"leading":1,"trailing":2,"firstLeading":3,"lastTrailing":4.5}},"title":null,"maxTabWidth":90,"selectedTabWidth":120},"preload":2,"release":{"flickVelocity":0.75},"dragTimeout":20000,"trailingAction":null,"emptyState":{"title":"Empty","action":null}}]"##
+                ),
+                Part(
+                    key: "m/a",
+                    body:
+                        ##"["a","최근 본 상품",120.5,[["detail","Detail",{"x":1}],["bare",null,null]],["tray",12],"Recent","Shows what you saw"]"##
+                ),
+                Part(key: "c/a", body: ##"{"n":1.5}"##),
+                Part(key: "m/b", body: ##"["b","B",null,[],[null,"new"],null,null]"##),
+                Part(key: "c/b", body: ##"{}"##),
+                Part(key: "k/0", body: ##"["extra","Extra",null,{},[],null,null,null]"##),
+            ]),
+        RecordedPager(
+            name: "plain",
+            document:
+                ##"[2,[["only","Only",null,{},[],null,null,null]],[],{"mode":"bounded","viewport":{"width":390,"height":844,"pagesPerView":1,"pageSpacing":0,"centered":false},"layoutDirection":"ltr","orientation":"horizontal","swipe":"both","rubberBand":{"style":"none","ratio":0.85},"autoAdvance":{"enabled":false,"interval":5000,"direction":"forward","atEnd":"rewind","onInteraction":"pause"},"accessibilityText":{"tabValueFormat":"Tab {position} of {count}","pageValueFormat":"Page {position} of {count}","firstPageMessage":"This is the first page","lastPageMessage":"This is the last page"},"tabBar":{"layout":"fixed","spacing":0,"inset":0,"minTabWidth":48,"tabPadding":16,"charWidth":8,"alignment":"leading","selectedScrollPosition":"center","indicator":{"style":"linear","height":2,"overscroll":"none","tracking":"continuous","progressive":false,"inset":{"leading":0,"trailing":0,"firstLeading":0,"lastTrailing":0}},"title":null,"maxTabWidth":null,"selectedTabWidth":null},"preload":1,"release":{"flickVelocity":0.5},"dragTimeout":15000,"trailingAction":null,"emptyState":null}]"##,
+            position: ##"[0,null]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["only"],0,{"mode":"bounded","viewport":{"width":390,"height":844,"pagesPerView":1,"pageSpacing":0,"centered":false},"layoutDirection":"ltr","orientation":"horizontal","swipe":"both","rubberBand":{"style":"none","ratio":0.85},"autoAdvance":{"enabled":false,"interval":5000,"direction":"forward","atEnd":"rewind","onInteraction":"pause"},"accessibilityText":{"tabValueFormat":"Tab {position} of {count}","pageValueFormat":"Page {position} of {count}","firstPageMessage":"This is the first page","lastPageMessage":"This is the last page"},"tabBar":{"layout":"fixed","spacing":0,"inset":0,"minTabWidth":48,"tabPadding":16,"charWidth":8,"alignment":"leading","selectedScrollPosition":"center","indicator":{"style":"linear","height":2,"overscroll":"none","tracking":"continuous","progressive":false,"inset":{"leading":0,"trailing":0,"firstLeading":0,"lastTrailing":0}},"title":null,"maxTabWidth":null,"selectedTabWidth":null},"preload":1,"release":{"flickVelocity":0.5},"dragTimeout":15000,"trailingAction":null,"emptyState":null}]"##
+                ),
+                Part(key: "m/only", body: ##"["only","Only",null,[],null,null,null]"##),
+                Part(key: "c/only", body: ##"{}"##),
+            ]),
+        RecordedPager(
+            name: "turning",
+            document:
+                ##"[2,[["p0","P0",null,{},[],null,null,null],["p1","P1",null,{},[],null,null,null],["p2","P2",null,{},[],null,null,null]],[],{"mode":"bounded","viewport":{"width":390,"height":844,"pagesPerView":1,"pageSpacing":0,"centered":false},"layoutDirection":"ltr","orientation":"horizontal","swipe":"both","rubberBand":{"style":"none","ratio":0.85},"autoAdvance":{"enabled":false,"interval":5000,"direction":"forward","atEnd":"rewind","onInteraction":"pause"},"accessibilityText":{"tabValueFormat":"Tab {position} of {count}","pageValueFormat":"Page {position} of {count}","firstPageMessage":"This is the first page","lastPageMessage":"This is the last page"},"tabBar":{"layout":"fixed","spacing":0,"inset":0,"minTabWidth":48,"tabPadding":16,"charWidth":8,"alignment":"leading","selectedScrollPosition":"center","indicator":{"style":"linear","height":2,"overscroll":"none","tracking":"continuous","progressive":false,"inset":{"leading":0,"trailing":0,"firstLeading":0,"lastTrailing":0}},"title":null,"maxTabWidth":null,"selectedTabWidth":null},"preload":1,"release":{"flickVelocity":0.5},"dragTimeout":15000,"trailingAction":null,"emptyState":null}]"##,
+            position: ##"[1,[1,0,0.25,"reverse"],null,null,1,15000]"##,
+            parts: [
+                Part(
+                    key: "h",
+                    body:
+                        ##"[3,["p0","p1","p2"],0,{"mode":"bounded","viewport":{"width":390,"height":844,"pagesPerView":1,"pageSpacing":0,"centered":false},"layoutDirection":"ltr","orientation":"horizontal","swipe":"both","rubberBand":{"style":"none","ratio":0.85},"autoAdvance":{"enabled":false,"interval":5000,"direction":"forward","atEnd":"rewind","onInteraction":"pause"},"accessibilityText":{"tabValueFormat":"Tab {position} of {count}","pageValueFormat":"Page {position} of {count}","firstPageMessage":"This is the first page","lastPageMessage":"This is the last page"},"tabBar":{"layout":"fixed","spacing":0,"inset":0,"minTabWidth":48,"tabPadding":16,"charWidth":8,"alignment":"leading","selectedScrollPosition":"center","indicator":{"style":"linear","height":2,"overscroll":"none","tracking":"continuous","progressive":false,"inset":{"leading":0,"trailing":0,"firstLeading":0,"lastTrailing":0}},"title":null,"maxTabWidth":null,"selectedTabWidth":null},"preload":1,"release":{"flickVelocity":0.5},"dragTimeout":15000,"trailingAction":null,"emptyState":null}]"##
+                ),
+                Part(key: "m/p0", body: ##"["p0","P0",null,[],null,null,null]"##),
+                Part(key: "c/p0", body: ##"{}"##),
+                Part(key: "m/p1", body: ##"["p1","P1",null,[],null,null,null]"##),
+                Part(key: "c/p1", body: ##"{}"##),
+                Part(key: "m/p2", body: ##"["p2","P2",null,[],null,null,null]"##),
+                Part(key: "c/p2", body: ##"{}"##),
+            ]),
+    ]
+
+    /// The records written for ``cases()`` by the writer of November 2026, of record format 1 and
+    /// head format 2.
+    static let formatOne: [RecordedPager] = [
         RecordedPager(
             name: "rich",
             document:

@@ -171,7 +171,10 @@ struct StoredRecordTests {
         "damaged records are refused with a reason, never served",
         arguments: [
             (#"[1,[],[],"#, "[0,null]", "not readable"),
-            (#"[2,[],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#, "[null,null]", "format 2"),
+            (#"[3,[],[],{}]"#, "[null,null]", "format 3"),
+            (#"[2,[],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#, "[null,null]", "object"),
+            (#"[2,[["a","A",null,{},[]]],[],{"mode":"sideways"}]"#, "[0,null]", "sideways"),
+            (#"[2,[["a","A",null,{},[]]],[],{"tabBar":{"colour":1}}]"#, "[0,null]", "tabBar.colour"),
             (
                 #"[1,[["a","A",null,{},[]]],[],["bounded",390,["fixed",0,0,48,16,8,"linear",2],1,null,null]]"#,
                 "[5,null]", "not valid"

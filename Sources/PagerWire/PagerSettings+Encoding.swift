@@ -1,28 +1,32 @@
 public import JSON
 public import PagerModel
 
-// The one encoder of each settings value in the API's JSON. The settings document of
+// The one encoder of each settings value. The settings document of
 // `GET /v1/sessions/{id}/settings` is written with them straight into bytes; a PATCH merges over
 // the same document built as a tree (`JSONTreeWriter`); the state document writes the members it
 // shares with the settings (the actions, the empty state, the viewport, the auto-advance setting)
-// with them too. The stored record keeps its own positional form (StoredRecord, in PagerStorage).
+// with them too; a stored record holds the settings as this document. `PagerSettings(json:)`
+// (PagerSettings+Decoding.swift) reads it back.
+//
+// They are inlinable so that the modules writing with them (PagerAPI's state document, on every
+// answer) specialise them for their sink, as when they lived there.
 
 /// A value with one encoder, written into any ``JSONSink``.
-protocol JSONEncodable {
+public protocol JSONEncodable {
     /// Writes the value.
     func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink)
 }
 
 extension Optional where Wrapped: JSONEncodable {
     /// Writes the value, or null when there is none.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         if let value = self { value.encode(into: &w) } else { w.null() }
     }
 }
 
 extension PagerAction: JSONEncodable {
     /// Writes `{id, title}`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("id"); w.string(id)
         w.field("title"); w.string(title)
@@ -32,7 +36,7 @@ extension PagerAction: JSONEncodable {
 
 extension EmptyState: JSONEncodable {
     /// Writes `{title, action}`, the action null when there is none.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("title"); w.string(title)
         w.field("action"); action.encode(into: &w)
@@ -42,7 +46,7 @@ extension EmptyState: JSONEncodable {
 
 extension AutoAdvanceSettings: JSONEncodable {
     /// Writes `{enabled, interval, direction, atEnd, onInteraction}`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         encodeMembers(into: &w)
         w.endObject()
@@ -50,7 +54,7 @@ extension AutoAdvanceSettings: JSONEncodable {
 
     /// Writes the members of ``encode(into:)`` into an object the caller opened, which may add
     /// more (the state document adds where the timer is).
-    func encodeMembers<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encodeMembers<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.field("enabled"); w.bool(enabled)
         w.field("interval"); w.int(interval)
         w.field("direction"); w.string(direction.rawValue)
@@ -61,7 +65,7 @@ extension AutoAdvanceSettings: JSONEncodable {
 
 extension RubberBand: JSONEncodable {
     /// Writes `{style, ratio}`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("style"); w.string(style.rawValue)
         w.field("ratio"); w.number(ratio)
@@ -71,7 +75,7 @@ extension RubberBand: JSONEncodable {
 
 extension AccessibilityText: JSONEncodable {
     /// Writes the four texts.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("tabValueFormat"); w.string(tabValueFormat)
         w.field("pageValueFormat"); w.string(pageValueFormat)
@@ -83,7 +87,7 @@ extension AccessibilityText: JSONEncodable {
 
 extension IndicatorInset: JSONEncodable {
     /// Writes `{leading, trailing, firstLeading, lastTrailing}`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("leading"); w.number(leading)
         w.field("trailing"); w.number(trailing)
@@ -95,7 +99,7 @@ extension IndicatorInset: JSONEncodable {
 
 extension TitleStyle: JSONEncodable {
     /// Writes `{color, selectedColor, scale, selectedScale}`, the colours as `#RRGGBBAA`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("color"); w.string(color.hex)
         w.field("selectedColor"); w.string(selectedColor.hex)
@@ -108,7 +112,7 @@ extension TitleStyle: JSONEncodable {
 extension TabBarSettings: JSONEncodable {
     /// Writes the tab bar's settings, the indicator's in an object of their own and the unset
     /// ones as null.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("layout"); w.string(layout.rawValue)
         w.field("spacing"); w.number(spacing)
@@ -136,7 +140,7 @@ extension TabBarSettings: JSONEncodable {
 
 extension ReleaseSettings: JSONEncodable {
     /// Writes `{flickVelocity}`.
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("flickVelocity"); w.number(flickVelocity)
         w.endObject()
@@ -147,7 +151,7 @@ extension PagerSettings: JSONEncodable {
     /// Writes the settings document: every member present, the unset ones as null, so a client
     /// sees each setting's effective value. It round-trips: a create or a PATCH with it gives
     /// these settings (null reads as unset).
-    func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
+    @inlinable public func encode<Sink: JSONSink & ~Copyable>(into w: inout Sink) {
         w.beginObject()
         w.field("mode"); w.string(mode.rawValue)
         w.field("viewport")
@@ -171,7 +175,7 @@ extension PagerSettings: JSONEncodable {
 
     /// Writes the viewport's members into an object the caller opened: the size, then the page
     /// layout (pages per view, spacing, centring) when `pageLayout` is true.
-    func encodeViewportMembers<Sink: JSONSink & ~Copyable>(pageLayout: Bool, into w: inout Sink) {
+    @inlinable public func encodeViewportMembers<Sink: JSONSink & ~Copyable>(pageLayout: Bool, into w: inout Sink) {
         w.field("width"); w.number(viewportWidth)
         w.field("height"); w.number(viewportHeight)
         guard pageLayout else { return }
