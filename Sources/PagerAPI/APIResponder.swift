@@ -164,7 +164,7 @@ public struct APIResponder: HTTPResponder {
             if requirement != .none {
                 // Who sent it (401), then whether that allows this request (403): before the
                 // origin, the handler, If-Match, the session lookup and the body.
-                let readsQuery = route.pattern == EventRoutes.pattern && request.method == .get
+                let readsQuery = route.pattern == EventRoutes.pattern && method == .get
                 switch gate.authenticate(request, readsQuery: readsQuery) {
                 case .failure(let refusal): return (.now(refusal.response), route.pattern)
                 case .success(let found): authorization = found

@@ -53,12 +53,13 @@ struct AccessGate: Sendable {
     /// Whether access tokens are in use: keys are configured.
     var usesTokens: Bool { verifier != nil }
 
-    /// Who sent the request: its credential, from the `Authorization` header or, when
-    /// `readsQuery` (an event stream, with keys configured), from `?access_token=`; or the 401
-    /// that answers it.
+    /// Who sent the request: its credential, from an `Authorization: Bearer` header or, when
+    /// `readsQuery` (an event stream, with keys configured), an access token from
+    /// `?access_token=` (never `authToken`, which stays out of URLs); or the 401 that answers it.
+    /// A header of another scheme carries no token (RFC 6750 §3.1: the challenge has no error).
     func authenticate(_ request: Request, readsQuery: Bool) -> Result<Authorization, APIError> {
         if isOpen { return .success(.open) }
-        let header = request.headers.value(of: .authorization)
+        let header = request.headers.value(of: .authorization).flatMap(Self.bearerToken)
         let queried = readsQuery && usesTokens ? request.query.filter { $0.name == Self.queryName }.map(\.value) : []
         guard header != nil || !queried.isEmpty else {
             return .failure(
@@ -70,15 +71,14 @@ struct AccessGate: Sendable {
                     "two_tokens", detail: "Send one token, in the Authorization header or in access_token, not both.",
                     sent: true))
         }
-        let presented = header.map(Self.bearerToken) ?? queried[0]
-        if let authToken, ConstantTime.equal(Array(presented.utf8), Array(authToken.utf8)) {
+        if let header, let authToken, ConstantTime.equal(Array(header.utf8), Array(authToken.utf8)) {
             return .success(.authToken)
         }
         guard let verifier else {
             return .failure(refusal("auth_token", detail: "The bearer token is not valid.", sent: true))
         }
         do throws(AccessRefusal) {
-            return .success(.token(try verifier.verify(presented, now: clock.now())))
+            return .success(.token(try verifier.verify(header ?? queried[0], now: clock.now())))
         } catch {
             return .failure(refusal(error.rawValue, detail: error.detail, sent: true))
         }
@@ -129,12 +129,12 @@ struct AccessGate: Sendable {
             : "This route needs 'Authorization: Bearer <token>'."
     }
 
-    /// The token of an `Authorization: Bearer <token>` value; for another scheme, the whole
-    /// value, which then matches no token.
-    private static func bearerToken(_ header: String) -> String {
+    /// The token of an `Authorization: Bearer <token>` value (the scheme's name in any case);
+    /// nil for another scheme.
+    private static func bearerToken(_ header: String) -> String? {
         let prefix = "bearer "
-        return header.lowercased().hasPrefix(prefix)
-            ? String(header.dropFirst(prefix.count)).trimmingASCIISpaces() : header
+        guard header.lowercased().hasPrefix(prefix) else { return nil }
+        return String(header.dropFirst(prefix.count)).trimmingASCIISpaces()
     }
 
     /// Every reason a refusal is counted under: a fixed set, so the metrics have a bounded

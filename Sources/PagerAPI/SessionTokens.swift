@@ -14,7 +14,9 @@ struct SessionTokens: Sendable {
     var maxLifetime: Int { gate.verifier?.maxLifetime ?? AccessVerifier.defaultMaxLifetime }
 
     /// A token with `scope` for session `id`, living `lifetime` seconds from now but no longer
-    /// than the access token that authorised the request; nil when pagerd cannot sign.
+    /// than the access token that authorised the request; nil when pagerd cannot sign. A maker
+    /// already past its `exp` (still accepted for its 30 s of leeway) mints tokens with its own
+    /// `exp`, issued at that `exp`: never issued after they expire, never outliving their maker.
     func mint(
         _ scope: AccessScope, for id: String, lifetime: Int, authorization: Authorization
     ) -> (
@@ -26,7 +28,8 @@ struct SessionTokens: Sendable {
         if let grant = authorization.grant, grant.expiresAt.isFinite {
             expiresAt = min(expiresAt, Int(grant.expiresAt.rounded(.down)))
         }
-        guard let token = verifier.mint(scope, for: id, issuedAt: now, expiresAt: expiresAt) else { return nil }
+        let issuedAt = min(now, expiresAt)
+        guard let token = verifier.mint(scope, for: id, issuedAt: issuedAt, expiresAt: expiresAt) else { return nil }
         return (token, expiresAt)
     }
 

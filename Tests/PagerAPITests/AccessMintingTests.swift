@@ -82,11 +82,28 @@ struct AccessMintingTests {
 
         let escalate = await mint(#"{"scope": "control"}"#, with: control)
         #expect(escalate.status == 403 && escalate.code == "forbidden")
+        // No scope covers minting control (authToken alone does): the challenge names none.
+        #expect(escalate.headers[.wwwAuthenticate] == #"Bearer realm="pagerd", error="insufficient_scope""#)
         for scope in ["watch", "drive"] {
             let holder = tester.token(scope, id)
             let reply = await mint(#"{"scope": "watch"}"#, with: holder)
             #expect(reply.status == 403 && reply.headers[.wwwAuthenticate]?.contains(#"scope="control""#) == true)
         }
+        // Minted for a session by a token for every session: `sub` is that session, never "*".
+        let everywhere = tester.token("control", "*", for: 900)
+        let named = await mint(#"{"scope": "watch"}"#, with: everywhere)
+        let namedGrant = try tester.verifier.verify(try #require(named["token"]?.stringValue), now: T.start)
+        #expect(namedGrant.subject == .session(id))
+        // A maker in its last 30 s of leeway (past its exp) mints tokens with its exp, issued at
+        // it: accepted as long as the maker is, and no longer.
+        let ending = tester.forge.token(scope: "control", sub: id, exp: T.start - 10)
+        let late = await mint(#"{"scope": "watch"}"#, with: ending)
+        #expect(late.status == 201 && late["expiresAt"] == .number(T.start - 10))
+        let lateToken = try #require(late["token"]?.stringValue)
+        let claims = try JSONParser.parse(Base64URL.decode(String(lateToken.split(separator: ".")[1])) ?? [])
+        #expect(claims["iat"] == .number(T.start - 10) && claims["exp"] == .number(T.start - 10))
+        #expect(throws: Never.self) { try tester.verifier.verify(lateToken, now: T.start + 19) }
+        #expect(throws: AccessRefusal.self) { try tester.verifier.verify(lateToken, now: T.start + 21) }
         // A minted watch token can mint nothing either.
         #expect(await mint(#"{"scope": "watch"}"#, with: minted).status == 403)
         for (body, field) in [
@@ -124,7 +141,13 @@ struct AccessMintingTests {
             return
         }
         let operatorStream = await api.send("GET", "/v1/sessions/\(id)/events", headers: T.bearer(T.authToken))
-        #expect(api.responder.expiry.count == 1)
+        // The same token in the header: that stream ends with it too; the operator's never does.
+        let headerReply = await api.send("GET", "/v1/sessions/\(id)/events", headers: T.bearer(token))
+        guard case .stream(let headerStream) = headerReply.response.body else {
+            Issue.record("expected a stream")
+            return
+        }
+        #expect(api.responder.expiry.count == 2)
         #expect(await api.send("POST", "/v1/sessions/\(id)/next", headers: T.bearer(T.authToken)).status == 200)
         var sent = Self.drain(stream)
         await waitUntil("the change is written") {
@@ -134,9 +157,11 @@ struct AccessMintingTests {
         tester.clock.advance(by: 60 + 29)
         #expect(api.responder.expiry.endDue() == 0)
         tester.clock.advance(by: 1)
-        #expect(api.responder.expiry.endDue() == 1)
+        #expect(api.responder.expiry.endDue() == 2)
         let rest = Self.drain(stream)
         #expect(rest.hasSuffix("event: expired\ndata: {\"version\":2}\n\n"))
+        #expect(Self.drain(headerStream).hasSuffix("event: expired\ndata: {\"version\":2}\n\n"))
+        headerStream.close()
         #expect(stream.read(into: UnsafeMutableRawBufferPointer(start: nil, count: 0), suspend: {}) == .end)
         #expect(api.responder.expiry.count == 0)
         stream.close()

@@ -110,6 +110,36 @@ struct AccessRulesTests {
         #expect(bad.status == 401 && bad.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
     }
 
+    @Test("a header of another scheme carries no token; authToken is never read from the query; HEAD reads it")
+    func formsOfToken() async throws {
+        let tester = try await T()
+        let api = tester.api
+        let id = try await tester.create()
+        let basic = [("Authorization", "Basic dXNlcjpwYXNz")]
+        // RFC 6750 §3.1: no token in a form the route reads, so the challenge carries no error.
+        let other = await api.send("GET", "/v1/sessions/\(id)", headers: basic)
+        #expect(other.status == 401 && other.headers[.wwwAuthenticate] == #"Bearer realm="pagerd""#)
+        let watch = tester.token("watch", id)
+        let beside = await api.send(
+            "GET", "/v1/sessions/\(id)/events", headers: basic, query: [("access_token", watch)])
+        #expect(beside.status == 200)
+        if case .stream(let body) = beside.response.body { body.close() }
+        // The operator's secret stays out of URLs: in the query it is not a token pagerd accepts.
+        let secret = await api.send("GET", "/v1/sessions/\(id)/events", query: [("access_token", T.authToken)])
+        #expect(
+            secret.status == 401
+                && secret.headers[.wwwAuthenticate] == #"Bearer realm="pagerd", error="invalid_token""#)
+        #expect(
+            await api.send("GET", "/v1/sessions/\(id)/events", headers: T.bearer(T.authToken)).status == 200)
+        // HEAD of the stream reads the query token as GET does.
+        let head = await api.send("HEAD", "/v1/sessions/\(id)/events", query: [("access_token", watch)])
+        #expect(head.status == 200)
+        if case .stream(let body) = head.response.body { body.close() }
+        let headControl = await api.send(
+            "HEAD", "/v1/sessions/\(id)", query: [("access_token", tester.token("control", id))])
+        #expect(headControl.status == 401)
+    }
+
     @Test("without access keys, a query token is not read and authToken alone is asked for")
     func withoutKeys() async throws {
         let api = try APITester(options: APIOptions(authToken: "tok"))

@@ -180,6 +180,12 @@ struct AccessTokenTests {
         #expect(throws: Never.self) { try verifier.verify(soon, now: Self.now) }
         let longest = forge.token(scope: "watch", exp: Self.now + Double(Self.maxLifetime) + 29)
         #expect(throws: Never.self) { try verifier.verify(longest, now: Self.now) }
+        // Issued 29 s ahead of the verifier's clock, and living exactly the longest lifetime.
+        let early = forge.token(scope: "watch", exp: Self.now + 600, iat: Self.now + 29)
+        #expect(throws: Never.self) { try verifier.verify(early, now: Self.now) }
+        let fullLife = forge.token(
+            scope: "watch", exp: Self.now - 100 + Double(Self.maxLifetime), iat: Self.now - 100)
+        #expect(throws: Never.self) { try verifier.verify(fullLife, now: Self.now) }
     }
 
     // MARK: - Forgeries

@@ -79,6 +79,10 @@ struct ConfigurationTests {
             ),
             (["PAGERD_ACCESS_KEYS_FILE": "/nonexistent/keys.json"], "accessKeys", "/nonexistent/keys.json"),
             (["PAGERD_ACCESS_TOKEN_MAX_LIFETIME": "59"], "accessTokenMaxLifetime", "PAGERD_ACCESS_TOKEN_MAX_LIFETIME"),
+            (
+                ["PAGERD_ACCESS_TOKEN_MAX_LIFETIME": "2592001"], "accessTokenMaxLifetime",
+                "PAGERD_ACCESS_TOKEN_MAX_LIFETIME"
+            ),
             (["PAGERD_ACCESS_AUDIENCE": ""], "accessAudience", "PAGERD_ACCESS_AUDIENCE"),
             (["PAGERD_CONFIG": "/nonexistent/pagerd.json"], "config", "/nonexistent/pagerd.json"),
             (["PAGERD_STORAGE": "postgres"], "postgresURL", "configuration"),
