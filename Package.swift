@@ -161,17 +161,22 @@ let package = Package(
         .testTarget(
             name: "PagerAPITests",
             dependencies: [
-                "PagerAPI", "PagerSessions", "PagerModel", "PagerWire", "JSON", "MicroHTTP", "TestSupport",
-                "PagerAccess",
+                "PagerAPI", "PagerSessions", "PagerModel", "PagerWire", "JSON", "Locking", "MicroHTTP",
+                "TestSupport", "PagerAccess",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .testTarget(name: "PagerAccessTests", dependencies: ["PagerAccess", "JSON", "TestSupport"]),
         .testTarget(
             name: "PredictionTests", dependencies: ["PagerDocuments", "PagerWire", "PagerModel", "JSON", "TestSupport"]),
-        .testTarget(name: "PagerSessionsTests", dependencies: ["PagerSessions", "PagerModel", "TestSupport"]),
+        .testTarget(
+            name: "PagerSessionsTests",
+            dependencies: [
+                "PagerSessions", "PagerModel", "JSON", "TestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .testTarget(
             name: "PagerAppTests",
-            dependencies: ["PagerApp", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["PagerApp", "MicroHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PagerStorageTests",
             dependencies: [

@@ -4,14 +4,19 @@ import OpenAPIRuntime
 /// The kinds of event a session's stream sends (docs/api.md, «Events»).
 public typealias EventKind = Components.Schemas.EventKind
 
+/// Why a change happened: a request, an auto-advance tick, idle eviction (for `deleted`), or a
+/// swipe nobody touched for `dragTimeout`, given up.
+public typealias EventCause = Components.Schemas.Event.CausePayload
+
 /// One event of a session's stream: what changed, and the state after the change.
 public struct PagerEvent: Sendable, Hashable {
     /// What happened: `state` first, then one kind per change.
     public var kind: EventKind
     /// The state document after the change (its `version` is the event's id).
     public var state: PagerState
-    /// Why: `request`, `autoAdvance`, `idle`…; nil for a `state` event.
-    public var cause: String?
+    /// Why: `.request`, `.autoAdvance`, `.idle`, `.timeout`; nil for a `state` event (and for a
+    /// cause a newer server added).
+    public var cause: EventCause?
 }
 
 extension PagerClient {
@@ -161,7 +166,8 @@ public struct PagerEvents: AsyncSequence, Sendable {
             }
             do {
                 let state = try JSONDecoder().decode(PagerState.self, from: data)
-                let cause = try JSONDecoder().decode(CauseOnly.self, from: data).cause
+                // A cause this client does not know (a newer server's) reads as nil.
+                let cause = try JSONDecoder().decode(CauseOnly.self, from: data).cause.flatMap(EventCause.init)
                 return PagerEvent(kind: kind, state: state, cause: cause)
             } catch {
                 finished = true

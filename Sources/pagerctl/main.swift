@@ -113,7 +113,7 @@ func run(_ invocation: Invocation) async throws -> Int32 {
         let limit = words.count > 2 ? Int(words[2]) : nil
         var seen = 0
         for try await event in try await client.events() {
-            say("\(event.kind.rawValue) \(line(event.state))\(event.cause.map { " cause \($0)" } ?? "")")
+            say("\(event.kind.rawValue) \(line(event.state))\(event.cause.map { " cause \($0.rawValue)" } ?? "")")
             seen += 1
             if let limit, seen >= limit { break }
         }

@@ -31,13 +31,13 @@ import Testing
                 .pageChanged, .transition, .transition, .pagesChanged, .stackChanged, .settingsChanged,
             ])
         #expect(received.map(\.state.version) == [2, 3, 4, 5, 6, 7])
-        #expect(received.allSatisfy { $0.cause == "request" })
+        #expect(received.allSatisfy { $0.cause == .request })
         #expect(received[1].state.transition?.progress == 0.5)
         #expect(await follower.state == received.last?.state)  // the follower's state follows
 
         _ = try await mover.delete()
         let deleted = try #require(try await iterator.next())
-        #expect(deleted.kind == .deleted && deleted.cause == "request")
+        #expect(deleted.kind == .deleted && deleted.cause == .request)
         #expect(try await iterator.next() == nil)  // the sequence ends with the session
     }
 

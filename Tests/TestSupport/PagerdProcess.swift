@@ -93,17 +93,19 @@ public final class PagerdProcess: @unchecked Sendable {
     /// The port from the "listening" log line; waits up to 30 s for it (under ThreadSanitizer,
     /// beside other tests, a start took more than 10 s).
     public func port() async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let text = standardError
-            if let range = text.range(of: #"port[=":]+\s*"?(\d+)"#, options: .regularExpression) {
-                let digits = text[range].filter(\.isNumber)
-                if let port = Int(digits), port > 0 { return port }
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(20))
+        var found: Int?
+        _ = await poll(timeout: .seconds(30)) {
+            found = Self.port(in: standardError)
+            return found != nil || !process.isRunning
         }
-        throw RawHTTPError.malformed("pagerd did not report its port: \(standardError)")
+        guard let found else { throw RawHTTPError.malformed("pagerd did not report its port: \(standardError)") }
+        return found
+    }
+
+    /// The port a "listening" log line in `text` names, if there is one.
+    private static func port(in text: String) -> Int? {
+        guard let range = text.range(of: #"port[=":]+\s*"?(\d+)"#, options: .regularExpression) else { return nil }
+        return Int(text[range].filter(\.isNumber)).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Sends a signal.
@@ -111,13 +113,9 @@ public final class PagerdProcess: @unchecked Sendable {
 
     /// Waits for the process to exit and returns its status; throws after `timeout`.
     public func waitForExit(timeout: Duration) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.terminate()
-                throw RawHTTPError.malformed("pagerd did not exit within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        guard await poll(timeout: timeout, { !process.isRunning }) else {
+            process.terminate()
+            throw RawHTTPError.malformed("pagerd did not exit within \(timeout)")
         }
         return process.terminationStatus
     }

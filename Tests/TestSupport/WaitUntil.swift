@@ -11,13 +11,19 @@ public func waitUntil(
     _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
+    if try await poll(timeout: timeout, condition) { return true }
+    Issue.record("timed out after \(timeout) waiting until \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+/// Checks `condition` every 5 ms until it holds (true) or `timeout` has passed (false), for a
+/// caller that reports the timeout its own way; ``waitUntil(_:timeout:sourceLocation:_:)`` is
+/// the one that fails the test.
+public func poll(timeout: Duration, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {
         if try await condition() { return true }
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out after \(timeout) waiting until \(what)", sourceLocation: sourceLocation)
-            return false
-        }
+        guard ContinuousClock.now < deadline else { return false }
         try? await Task.sleep(for: .milliseconds(5))
     }
 }
