@@ -23,6 +23,190 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Content`.
         public typealias Content = OpenAPIRuntime.OpenAPIObjectContainer
+        /// This document, as `GET /openapi.json` serves it: its top-level members typed, the paths and components as maps of objects (OpenAPI 3.1 describes them).
+        ///
+        /// - Remark: Generated from `#/components/schemas/OpenAPIDocument`.
+        public struct OpenAPIDocument: Codable, Hashable, Sendable {
+            /// The OpenAPI version: 3.1.0.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/openapi`.
+            public var openapi: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info`.
+            public struct InfoPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info/title`.
+                public var title: Swift.String
+                /// The version of this API's contract.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info/version`.
+                public var version: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info/summary`.
+                public var summary: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info/description`.
+                public var description: Swift.String
+                /// Creates a new `InfoPayload`.
+                ///
+                /// - Parameters:
+                ///   - title:
+                ///   - version: The version of this API's contract.
+                ///   - summary:
+                ///   - description:
+                public init(
+                    title: Swift.String,
+                    version: Swift.String,
+                    summary: Swift.String,
+                    description: Swift.String
+                ) {
+                    self.title = title
+                    self.version = version
+                    self.summary = summary
+                    self.description = description
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case title
+                    case version
+                    case summary
+                    case description
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/info`.
+            public var info: Components.Schemas.OpenAPIDocument.InfoPayload
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/ServersPayload`.
+            public struct ServersPayloadPayload: Codable, Hashable, Sendable {
+                /// Relative: the server that serves this document.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/ServersPayload/url`.
+                public var url: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/ServersPayload/description`.
+                public var description: Swift.String
+                /// Creates a new `ServersPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - url: Relative: the server that serves this document.
+                ///   - description:
+                public init(
+                    url: Swift.String,
+                    description: Swift.String
+                ) {
+                    self.url = url
+                    self.description = description
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case url
+                    case description
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/servers`.
+            public typealias ServersPayload = [Components.Schemas.OpenAPIDocument.ServersPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/servers`.
+            public var servers: Components.Schemas.OpenAPIDocument.ServersPayload
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/TagsPayload`.
+            public struct TagsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/TagsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/TagsPayload/description`.
+                public var description: Swift.String
+                /// Creates a new `TagsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - description:
+                public init(
+                    name: Swift.String,
+                    description: Swift.String
+                ) {
+                    self.name = name
+                    self.description = description
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case description
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/tags`.
+            public typealias TagsPayload = [Components.Schemas.OpenAPIDocument.TagsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/tags`.
+            public var tags: Components.Schemas.OpenAPIDocument.TagsPayload
+            /// Each path of the API and its operations.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/paths`.
+            public struct PathsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: OpenAPIRuntime.OpenAPIObjectContainer]
+                /// Creates a new `PathsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: OpenAPIRuntime.OpenAPIObjectContainer] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Each path of the API and its operations.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/paths`.
+            public var paths: Components.Schemas.OpenAPIDocument.PathsPayload
+            /// The schemas, responses, parameters, headers and security schemes the paths refer to, by kind.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/components`.
+            public struct ComponentsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: OpenAPIRuntime.OpenAPIObjectContainer]
+                /// Creates a new `ComponentsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: OpenAPIRuntime.OpenAPIObjectContainer] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The schemas, responses, parameters, headers and security schemes the paths refer to, by kind.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAPIDocument/components`.
+            public var components: Components.Schemas.OpenAPIDocument.ComponentsPayload
+            /// Creates a new `OpenAPIDocument`.
+            ///
+            /// - Parameters:
+            ///   - openapi: The OpenAPI version: 3.1.0.
+            ///   - info:
+            ///   - servers:
+            ///   - tags:
+            ///   - paths: Each path of the API and its operations.
+            ///   - components: The schemas, responses, parameters, headers and security schemes the paths refer to, by kind.
+            public init(
+                openapi: Swift.String,
+                info: Components.Schemas.OpenAPIDocument.InfoPayload,
+                servers: Components.Schemas.OpenAPIDocument.ServersPayload,
+                tags: Components.Schemas.OpenAPIDocument.TagsPayload,
+                paths: Components.Schemas.OpenAPIDocument.PathsPayload,
+                components: Components.Schemas.OpenAPIDocument.ComponentsPayload
+            ) {
+                self.openapi = openapi
+                self.info = info
+                self.servers = servers
+                self.tags = tags
+                self.paths = paths
+                self.components = components
+            }
+            public enum CodingKeys: String, CodingKey {
+                case openapi
+                case info
+                case servers
+                case tags
+                case paths
+                case components
+            }
+        }
         /// An RFC 9457 problem document: every error pagerd raises is one.
         ///
         /// - Remark: Generated from `#/components/schemas/Problem`.

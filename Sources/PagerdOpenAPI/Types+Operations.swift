@@ -540,12 +540,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/openapi.json/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.OpenAPIDocument)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.OpenAPIDocument {
                         get throws {
                             switch self {
                             case let .json(body):
