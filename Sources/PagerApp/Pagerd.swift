@@ -154,9 +154,10 @@ public enum Pagerd {
         case failure(String)
     }
 
-    /// The store `configuration.storage` asks for: none for memory; the SQLite file, locked, for
-    /// sqlite; the database, locked, for postgres. Any failure to open is a message for exit
-    /// status 2.
+    /// The store `configuration.storage` asks for: none for memory; the SQLite file, locked
+    /// against a second process, for sqlite; the database, its schema created or migrated under
+    /// an advisory lock, for postgres (several instances share it). Any failure to open is a
+    /// message for exit status 2.
     private static func openStore(_ configuration: Configuration, logger: Logger) -> StoreOpening {
         switch configuration.storage {
         case .memory:

@@ -16,9 +16,11 @@ public import PagerSessions
 /// one row per session, and `parts`) and empties it; once the file holds more than half as many
 /// free pages as used ones, it gives the free pages back to the file system. The connection is
 /// used by one thread at a time: ``recover()`` runs before the first submission, and everything
-/// after on the writer thread. No other thread or lock: the queue's lock also guards the
-/// refusals below, which `submit` and ``isAcceptingChanges`` read (measuring the room again,
-/// on the caller's thread, when it is short and the last measure is old enough).
+/// after on the writer thread. No other thread, and no other lock of pagerd's in the process: the
+/// queue's lock also guards the refusals below, which `submit` and ``isAcceptingChanges`` read
+/// (measuring the room again, on the caller's thread, when it is short and the last measure is
+/// old enough). Between processes, a file lock (``FileLock``: `flock` on the path + `.lock`,
+/// held from opening to ``close()``) keeps a second pagerd off the file.
 ///
 /// When a transaction fails (a full or failing disk), the writer fails it and everything queued
 /// behind it, refuses submissions until those failures are reported (deletions are then taken
@@ -148,8 +150,8 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     public var statistics: StoreStatistics { queue.statistics }
 
     /// Opens the store at `options.path`: takes its lock, checks that the file is pagerd's (or
-    /// new) and undamaged, creates or migrates the schema, and measures the room left. The writer
-    /// thread starts with the first submission's arrival after ``recover()``.
+    /// new) and undamaged, creates or migrates the schema, measures the room left, and starts the
+    /// writer thread (which sleeps until a submission arrives).
     public init(options: Options) throws(StoreOpenError) {
         self.options = options
         let path = options.path
