@@ -125,10 +125,10 @@ public struct Pager: Sendable, Equatable {
 
 /// A pager's settings, shared between copies of the pager until one of them changes them.
 @usableFromInline final class SettingsBox: Equatable, @unchecked Sendable {
-    // @unchecked Sendable, and exclusivity unchecked (every setting read goes through here):
-    // `value` is changed only through `Pager.settings`, which first makes the box unique to the
-    // changing pager, so a box that two pagers (or threads) share is never written.
-    @exclusivity(unchecked) @usableFromInline var value: PagerSettings
+    // @unchecked Sendable: `value` is changed only through `Pager.settings`, which first makes
+    // the box unique to the changing pager, so a box that two pagers (or threads) share is never
+    // written.
+    @usableFromInline var value: PagerSettings
 
     init(_ value: PagerSettings) { self.value = value }
 
