@@ -83,6 +83,31 @@ class Pagerd:
             self.drainer.join(timeout=5)
 
 
+def wait_until(what, condition, timeout=10.0, interval=0.05, *, observe=None, ignoring=()):
+    """Polls until `condition` holds, every `interval` seconds, and answers what it last saw; after
+    `timeout` seconds fails with `what` (the state waited for) and the last value observed.
+
+    Without `observe`, `condition()` is the value observed and holds when true. With it,
+    `observe()` is the value observed and `condition(value)` says whether it holds; the value is
+    answered. An error of a type in `ignoring` counts as not yet (and is reported if it is the
+    last thing seen); any other error, a failed assertion in `condition` among them, ends the wait
+    at once."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = observe() if observe else condition()
+            if (condition(value) if observe else value):
+                return value
+            seen, error = value, None
+        except ignoring as caught:
+            seen, error = f"{type(caught).__name__}: {caught}", caught
+        if time.monotonic() >= deadline:
+            shown = repr(seen)
+            shown = shown if len(shown) <= 3000 else "\u2026" + shown[-3000:]  # a log's end says most
+            raise AssertionError(f"waited {timeout} s for {what}; last observed: {shown}") from error
+        time.sleep(interval)
+
+
 def cluster_nginx_config(folder, port, upstreams):
     """deploy/nginx.conf (nginx in front of several instances) with the instances at the
     loopback ports `upstreams`, listening on `port`, one worker, in the foreground, its files in

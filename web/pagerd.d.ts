@@ -288,7 +288,7 @@ export interface State {
   id: string;
   version: number;
   /** The version of the change that last set the settings. */
-  settingsVersion?: number;
+  settingsVersion: number;
   mode: Mode;
   layoutDirection: LayoutDirection;
   orientation: Orientation;
@@ -355,18 +355,18 @@ export interface Settings {
   preload: number;
   trailingAction: Action | null;
   emptyState: EmptyState | null;
-  /** How a release by velocity decides; present on servers that release by velocity. */
-  release?: ReleaseSettings;
+  /** How a release by velocity decides. */
+  release: ReleaseSettings;
   /** Milliseconds a swipe may stay unchanged before pagerd cancels it; 0 = never. */
-  dragTimeout?: number;
+  dragTimeout: number;
 }
 
 export interface ViewportSettings {
   width: number;
   height: number;
-  pagesPerView?: number;
-  pageSpacing?: number;
-  centered?: boolean;
+  pagesPerView: number;
+  pageSpacing: number;
+  centered: boolean;
 }
 
 export interface RubberBandSettings {
@@ -399,10 +399,10 @@ export interface TabBarSettings {
   charWidth: number;
   indicator: IndicatorSettings;
   title: TitleSettings | null;
-  alignment?: Alignment;
-  selectedScrollPosition?: Alignment;
-  maxTabWidth?: number | null;
-  selectedTabWidth?: number | null;
+  alignment: Alignment;
+  selectedScrollPosition: Alignment;
+  maxTabWidth: number | null;
+  selectedTabWidth: number | null;
 }
 
 export interface IndicatorSettings {
@@ -411,7 +411,7 @@ export interface IndicatorSettings {
   overscroll: IndicatorOverscroll;
   tracking: IndicatorTracking;
   progressive: boolean;
-  inset?: IndicatorInset;
+  inset: IndicatorInset;
 }
 
 export interface IndicatorInset {

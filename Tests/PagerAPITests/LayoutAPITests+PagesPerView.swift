@@ -66,6 +66,16 @@ extension LayoutAPITests {
                     ])
             ]),
         Example(
+            name: "2.5 per view at limited page 8",
+            create:
+                #"{"pages": \#(pages(10)), "initialPage": 8, "tabBar": {"layout": "none"}, "viewport": {"width": 400, "pagesPerView": 2.5}}"#,
+            expect: [("pageOffset", 1200), ("visible", visible([(8, 1), (7, 0.5), (9, 1)]))]),
+        Example(
+            name: "2.5 per view at limited page 9",
+            create:
+                #"{"pages": \#(pages(10)), "initialPage": 9, "tabBar": {"layout": "none"}, "viewport": {"width": 400, "pagesPerView": 2.5}}"#,
+            expect: [("pageOffset", 1200), ("visible", visible([(9, 1), (7, 0.5), (8, 1)]))]),
+        Example(
             name: "peeking media",
             create: #"{"template": "media", "viewport": {"pagesPerView": 1.25, "pageSpacing": 10, "centered": true}}"#,
             expect: [
@@ -120,7 +130,10 @@ extension LayoutAPITests {
             name: "vertical snap, rtl",
             create:
                 #"{"template": "snap", "orientation": "vertical", "layoutDirection": "rtl", "viewport": {"pagesPerView": 2, "pageSpacing": 4}}"#,
-            expect: [("pageOffset", 424)],
+            expect: [
+                ("pageOffset", 424), ("visible.*.index", numbers([1, 2])), ("visible.*.fraction", numbers([1, 1])),
+                ("preload.*.index", numbers([0, 2, 3])),
+            ],
             steps: [
                 scroll(#""offset": 636"#, [("transition.progress", 0.5), ("pageOffset", 636)]),
                 Step(path: "transition", body: #"{"phase": "end", "completed": false}"#, expect: []),

@@ -77,6 +77,60 @@ struct ReleaseAPITests {
         shard.withLock { $0.unsubscribe(watcher.token, from: SessionID(id)) }
     }
 
+    @Test("an interaction pause with nothing in flight ends dragTimeout after the pull: autoAdvanceChanged, timeout")
+    func pauseTimeout() async throws {
+        let api = try APITester()
+        let id = try await api.create(
+            #"{"template": "media", "initialPage": 2, "dragTimeout": 2000, "autoAdvance": {"enabled": true, "interval": 100000}}"#
+        )
+        let shard = api.engine.shard(for: SessionID(id))
+        let watcher = try shard.withLock { try $0.subscribe(to: SessionID(id)) }
+        var events = watcher.events.makeAsyncIterator()
+        // Past the last page without a rubber band: only the timer changes, paused by the pull.
+        let pulled = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
+        #expect(pulled["version"] == 2 && pulled["edge"] == "end" && pulled["transition"] == .null)
+        #expect(pulled["autoAdvance"]?["paused"] == true && pulled["autoAdvance"]?["pausedBy"] == "interaction")
+        let paused = await events.next()
+        #expect(paused?.kind == .autoAdvanceChanged && paused?.cause == .request && paused?.snapshot.version == 2)
+        // The same pull again is refused and changes nothing: the deadline stays 2000 after the first.
+        #expect(api.fireTimers(after: 1000) == 0)
+        let again = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
+        #expect(again["version"] == 2 && again["edge"] == "end")
+        #expect(api.fireTimers(after: 999) == 0)
+        #expect(api.fireTimers(after: 1) == 1)
+        let event = await events.next()
+        #expect(event?.kind == .autoAdvanceChanged && event?.cause == .timeout && event?.snapshot.version == 3)
+        #expect(event?.snapshot.pager.timer.pausedBy == nil && event?.move == nil)
+        let bytes = EventRoutes.event(
+            kind: "autoAdvanceChanged", snapshot: try #require(event?.snapshot), settle: nil, cause: "timeout")
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""cause":"timeout""#))
+        let state = await api.send("GET", "/v1/sessions/\(id)")
+        #expect(state["version"] == 3 && state["index"] == 2 && state["autoAdvance"]?["paused"] == false)
+        #expect(state["autoAdvance"]?["dueAt"]?.numberValue == Double(APITester.wallOrigin + 2000 + 100_000))
+        shard.withLock { $0.unsubscribe(watcher.token, from: SessionID(id)) }
+    }
+
+    @Test("a timed-out swipe that paused auto-advance is one transition event, timeout, that resumes it")
+    func swipeTimeoutResumes() async throws {
+        let api = try APITester()
+        let id = try await api.create(
+            #"{"template": "media", "dragTimeout": 1000, "autoAdvance": {"enabled": true, "interval": 100000}}"#)
+        let shard = api.engine.shard(for: SessionID(id))
+        let watcher = try shard.withLock { try $0.subscribe(to: SessionID(id)) }
+        var events = watcher.events.makeAsyncIterator()
+        let swiping = await api.send("POST", "/v1/sessions/\(id)/scroll", json: #"{"progress": 0.3}"#)
+        #expect(swiping["version"] == 2 && swiping["autoAdvance"]?["pausedBy"] == "interaction")
+        _ = await events.next()
+        #expect(api.fireTimers(after: 1000) == 1)
+        let event = await events.next()
+        #expect(event?.kind == .transition && event?.cause == .timeout && event?.snapshot.version == 3)
+        #expect(event?.snapshot.pager.transition == nil && event?.snapshot.pager.timer.pausedBy == nil)
+        let state = await api.send("GET", "/v1/sessions/\(id)")
+        #expect(state["version"] == 3 && state["autoAdvance"]?["paused"] == false)
+        #expect(state["autoAdvance"]?["dueAt"]?.numberValue == Double(APITester.wallOrigin + 1000 + 100_000))
+        shard.withLock { $0.unsubscribe(watcher.token, from: SessionID(id)) }
+    }
+
     @Test("settingsVersion follows the changes of the settings; the settings document lists release and dragTimeout")
     func settingsVersion() async throws {
         let api = try APITester()

@@ -101,6 +101,63 @@ struct ReleaseTests {
         #expect(try never.applying(.scroll(.progress(0.3)), now: Self.t0).pager.dragDeadline == nil)
     }
 
+    @Test("a blocked scroll or a refused begin leaves the drag deadline where the change that set it put it")
+    func blockedKeepsDeadline() throws {
+        // Under a forward-only swipe lock, a reverse scroll and a reverse begin are refused; a
+        // begin toward the target in flight changes nothing. None of them moves the deadline.
+        let locked = try Self.media { $0.swipe = .forward }
+        let swiping = try locked.applying(.scroll(.progress(0.3)), now: Self.t0 + 1000).pager
+        #expect(swiping.dragDeadline == Self.t0 + 16_000)
+        let blocked = try swiping.applying(.scroll(.progress(-0.3)), now: Self.t0 + 9000)
+        #expect(blocked.blocked == .reverse && !blocked.changed && blocked.pager.version == swiping.version)
+        #expect(blocked.pager.dragDeadline == Self.t0 + 16_000)
+        do {
+            _ = try swiping.applying(.beginTransition(to: 0), now: Self.t0 + 9000)
+            Issue.record("a locked begin was accepted")
+        } catch {
+            #expect(error.kind == .swipeLocked)
+        }
+        let again = try blocked.pager.applying(.beginTransition(to: 2), now: Self.t0 + 9000)
+        #expect(!again.changed && again.pager.dragDeadline == Self.t0 + 16_000)
+        #expect(try again.pager.applying(.tick, now: Self.t0 + 15_999).timedOut == false)
+        let givenUp = try again.pager.applying(.tick, now: Self.t0 + 16_000)
+        #expect(givenUp.timedOut && givenUp.pager.transition == nil && givenUp.pager.index == 1)
+        #expect(givenUp.pager.version == swiping.version + 1)
+
+        // An overscroll in flight at the last page: the same pull again changes nothing, and a
+        // begin toward page 0, no neighbour of page 2, is refused.
+        let last = try Self.media(index: 2) { $0.rubberBand.style = .linear }
+        let pulled = try last.applying(.scroll(.progress(0.3)), now: Self.t0 + 1000).pager
+        #expect(pulled.overscroll == Overscroll(edge: .end, progress: 0.3))
+        let repeated = try pulled.applying(.scroll(.progress(0.3)), now: Self.t0 + 9000)
+        #expect(!repeated.changed && repeated.edge == .end && repeated.pager.dragDeadline == Self.t0 + 16_000)
+        do {
+            _ = try pulled.applying(.beginTransition(to: 0), now: Self.t0 + 9000)
+            Issue.record("a begin toward a page that is no neighbour was accepted")
+        } catch {
+            #expect(error.kind == .notANeighbor)
+        }
+        let released = try repeated.pager.applying(.tick, now: Self.t0 + 16_000)
+        #expect(released.timedOut && released.pager.overscroll == nil && released.pager.index == 2)
+
+        // An interaction pause with nothing in flight (no rubber band): pulling past the end
+        // again is refused with its edge and changes nothing, so the pause still ends at the
+        // deadline of the first pull.
+        let paused = try Self.media(index: 2) {
+            $0.autoAdvance.enabled = true
+            $0.autoAdvance.interval = 5000
+            $0.dragTimeout = 2000
+        }.applying(.scroll(.progress(0.3)), now: Self.t0 + 100).pager
+        #expect(paused.timer == .paused(by: .interaction, remaining: 5000) && paused.dragDeadline == Self.t0 + 2100)
+        for progress in [0.3, 0.5] {
+            let refused = try paused.applying(.scroll(.progress(progress)), now: Self.t0 + 1500)
+            #expect(!refused.changed && refused.edge == .end && refused.pager.dragDeadline == Self.t0 + 2100)
+        }
+        let resumed = try paused.applying(.scroll(.progress(0.5)), now: Self.t0 + 1500).pager
+            .applying(.tick, now: Self.t0 + 2100)
+        #expect(resumed.timedOut && resumed.onlyTimerChanged && resumed.pager.timer == .due(at: Self.t0 + 7100))
+    }
+
     @Test("a timed-out swipe ends an interaction pause of auto-advance, as an end would")
     func timeoutResumesAutoAdvance() throws {
         let start = try Self.media {

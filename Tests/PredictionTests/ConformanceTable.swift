@@ -5,6 +5,8 @@ struct TableConfig: Sendable {
     var name: String
     var pages: [JSONValue]
     var settings: JSONObject
+    /// Where given, the layout an `auto` bar must resolve to at creation.
+    var effectiveLayout: String? = nil
 }
 
 /// The pages the table uses.
@@ -25,11 +27,11 @@ enum TablePages {
 }
 
 /// The table of web/test/conformance.mjs: every setting that bears on a scroll, each value at
-/// least once, the interplay in groups (155 settings).
+/// least once, the interplay in groups (156 settings).
 func conformanceTable() -> [TableConfig] {
     var configs: [TableConfig] = []
-    func add(_ name: String, _ pages: [JSONValue], _ settings: JSONObject) {
-        configs.append(TableConfig(name: name, pages: pages, settings: settings))
+    func add(_ name: String, _ pages: [JSONValue], _ settings: JSONObject, effectiveLayout: String? = nil) {
+        configs.append(TableConfig(name: name, pages: pages, settings: settings, effectiveLayout: effectiveLayout))
     }
     typealias P = TablePages
 
@@ -280,8 +282,15 @@ func conformanceTable() -> [TableConfig] {
             [
                 "viewport": ["width": .number(Double(width))],
                 "tabBar": ["layout": "auto", "maxTabWidth": 120, "minTabWidth": 40],
-            ])
+            ], effectiveLayout: "scrollable")
     }
+    // Widths 80, 80 and 72 fit the share 130: fixed.
+    add(
+        "auto/fixed/390", P.three,
+        [
+            "viewport": ["width": 390], "rubberBand": ["style": "linear"],
+            "tabBar": ["layout": "auto", "indicator": ["overscroll": "bounce"]],
+        ], effectiveLayout: "fixed")
 
     // A selected tab of its own width.
     for tracking in ["continuous", "halfway", "settled"] {

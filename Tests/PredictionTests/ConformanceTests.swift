@@ -19,7 +19,7 @@ import Testing
         if: ProcessInfo.processInfo.environment["PAGERD_SKIP_PROCESS_TESTS"] != nil, "Process.run fails under ASan"),
     .disabled(
         if: ProcessInfo.processInfo.environment["PAGERD_SKIP_CONFORMANCE"] != nil,
-        "geometry, not threads: make test runs it; under ThreadSanitizer its 122,776 cases take many minutes"))
+        "geometry, not threads: make test runs it; under ThreadSanitizer its 123,550 cases take many minutes"))
 struct ConformanceTests {
     /// Concurrent connections (each driven by a thread of its own).
     static let workers = 3
@@ -61,7 +61,7 @@ struct ConformanceTests {
                 + "largest difference \(totals.maxDifference), \(totals.differences) differences, "
                 + "in \(seconds) s against \(binary.path)")
         for failure in totals.failures.prefix(20) { print("  " + failure) }
-        #expect(configs.count == 155)
+        #expect(configs.count == 156)
         #expect(totals.differences == 0)
         #expect(totals.maxDifference <= 1e-6)
         #expect(totals.table > 70_000 && totals.sweep >= 4000 && totals.edge >= 40)
@@ -203,6 +203,10 @@ struct Runner {
     /// mid-swipe state that left, another form and progress.
     mutating func run(_ config: TableConfig) throws {
         let (id, created, settings) = try create(config.pages, config.settings)
+        let layout = created["tabBar"]?["effectiveLayout"]?.stringValue
+        if let wanted = config.effectiveLayout, layout != wanted {
+            tally.fail("\(config.name): effectiveLayout \(layout ?? "absent"), not \(wanted)")
+        }
         let count = created["pageCount"]?.intValue ?? 0
         var indexes: [Int] = []
         for index in [0, (count - 1) / 2, count - 1] where !indexes.contains(index) { indexes.append(index) }

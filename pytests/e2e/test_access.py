@@ -3,12 +3,13 @@ scopes refused with 403, minted tokens, a stream that ends when its token does a
 the shell one-liner of docs/api.md, and no token in any log line."""
 import json
 import re
+import signal
 import subprocess
 import time
 
 from access_tokens import AUTH_TOKEN, ENV, SECRET, bearer, token
 import rawhttp
-from support import ROOT, Pagerd
+from support import ROOT, Pagerd, wait_until
 from test_events import EventReader
 
 
@@ -114,6 +115,39 @@ def test_framing_refusals_come_before_the_token(start_pagerd):
     metrics = server.request("GET", "/metrics")[2].decode()
     assert re.search(r'^pagerd_access_refusals_total\{reason="(missing|malformed)"\} [1-9]', metrics, re.M) is None
 
+
+
+def test_shutting_down_comes_before_the_token(start_pagerd):
+    """While pagerd stops (SIGTERM, with an upload stuck half-way holding it in its grace period),
+    a /v1 request on a kept-alive connection with no token, or with a token that is no token, is
+    answered 503 `shutting_down` with no challenge: the server's own refusal comes before the
+    token check, which answers the same requests 401 with `WWW-Authenticate` just before."""
+    server = start_pagerd({**ENV, "PAGERD_SHUTDOWN_GRACE": "3"})
+    sid = create(server)["id"]
+    stuck, probe, bare, forged = (rawhttp.Connection(server.port) for _ in range(4))
+    credentials = [(bare, None), (forged, bearer("a.b.c"))]
+    try:
+        stuck.send(b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                   + f"Authorization: Bearer {AUTH_TOKEN}\r\n".encode()
+                   + b"Content-Length: 1000\r\n\r\n" + b'{"template')  # 10 of the 1,000 bytes
+        for connection, headers in credentials:  # the connections stay open after a 401
+            status, answered, _ = connection.request("GET", f"/v1/sessions/{sid}", headers=headers)
+            assert (status, answered["www-authenticate"].startswith("Bearer")) == (401, True), (status, answered)
+        assert probe.request("GET", "/readyz")[0] == 200
+
+        server.proc.send_signal(signal.SIGTERM)
+        # /readyz needs no token: the first `shutting_down` it answers says the stop has begun.
+        wait_until("/readyz answering shutting_down on a kept-alive connection", lambda code: code == "shutting_down",
+                   5, 0.01, observe=lambda: json.loads(probe.request("GET", "/readyz")[2]).get("code"))
+        for connection, headers in credentials:
+            status, answered, body = connection.request("GET", f"/v1/sessions/{sid}", headers=headers)
+            assert (status, json.loads(body)["code"]) == (503, "shutting_down"), (status, answered, body)
+            assert "www-authenticate" not in answered, answered
+            assert (answered["connection"], answered["retry-after"]) == ("close", "1"), answered
+    finally:
+        for connection in (stuck, probe, bare, forged):
+            connection.close()
+    assert server.proc.wait(timeout=15) == 0
 
 def test_refusals_are_counted_by_reason(start_pagerd):
     server = start_pagerd(ENV)

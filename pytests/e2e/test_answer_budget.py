@@ -5,6 +5,7 @@ import re
 import time
 
 from rawhttp import Connection, request_bytes
+from support import wait_until
 
 BUDGET = 1 << 20
 READERS = 6
@@ -40,10 +41,8 @@ def test_unread_answers_are_bounded_and_refusals_change_nothing(start_pagerd):
     _, _, document = server.request("GET", f"/v1/sessions/{sid}")
     assert len(document) > 8_000_000
     readers = [unread_get(server.port, f"/v1/sessions/{sid}") for _ in range(READERS)]
-    deadline = time.monotonic() + 10
-    while metric(server, "pagerd_answer_bytes") < BUDGET:
-        assert time.monotonic() < deadline, "the unread answers were never counted"
-        time.sleep(0.02)
+    wait_until(f"the unread answers counted up to the budget ({BUDGET} bytes)", lambda held: held >= BUDGET, 10, 0.02,
+               observe=lambda: metric(server, "pagerd_answer_bytes"))
     time.sleep(0.3)  # every reader's request has been answered or refused by now
     held = metric(server, "pagerd_answer_bytes")
     # Admitted while under the budget, at most one answer per server thread past it.
@@ -65,10 +64,8 @@ def test_unread_answers_are_bounded_and_refusals_change_nothing(start_pagerd):
     for reader in readers:
         reader.close()
 
-    deadline = time.monotonic() + 10
-    while metric(server, "pagerd_answer_bytes") != 0:
-        assert time.monotonic() < deadline, "answers read are still counted"
-        time.sleep(0.02)
+    wait_until("no answer bytes counted once the answers are read", lambda held: held == 0, 10, 0.02,
+               observe=lambda: metric(server, "pagerd_answer_bytes"))
     status, _, state = server.json("POST", f"/v1/sessions/{sid}/next")
     assert status == 200
     assert state["version"] == version + 1 and state["index"] == 1  # the refused next changed nothing

@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from access_tokens import AUTH_TOKEN, ENV, bearer, token
-from support import Pagerd, cluster_nginx_config
+from support import Pagerd, cluster_nginx_config, wait_until
 from test_events import EventReader
 from test_postgres import PASSWORD, SERVER, psql
 from test_proxy import NGINX, free_port
@@ -43,16 +43,13 @@ class Cluster:
         self.nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.proxy = Endpoint(self.port)
-        deadline = time.monotonic() + 10
-        while True:
+
+        def healthz():
             assert self.nginx.poll() is None, (folder / "error.log").read_text()[-2000:]
-            try:
-                if self.proxy.request("GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
+            return self.proxy.request("GET", "/healthz")[0]
+
+        wait_until("nginx answering /healthz with 200", lambda status: status == 200, 10, 0.1, observe=healthz,
+                   ignoring=(OSError,))
 
     def stop(self):
         self.nginx.terminate()
@@ -87,10 +84,8 @@ def test_any_instance_serves_any_session(cluster):
     assert c.json("GET", f"/v1/sessions/{sid}")[2]["version"] == 4
     # A delete anywhere is seen everywhere.
     assert c.request("DELETE", f"/v1/sessions/{sid}")[0] == 204
-    deadline = time.monotonic() + 5
-    while a.json("GET", f"/v1/sessions/{sid}")[0] != 404:
-        assert time.monotonic() < deadline, "instance a still serves a deleted session"
-        time.sleep(0.05)
+    wait_until("instance a answering 404 for the deleted session", lambda status: status == 404, 5,
+               observe=lambda: a.json("GET", f"/v1/sessions/{sid}")[0])
     assert b.json("GET", f"/v1/sessions/{sid}")[0] == 404
 
 

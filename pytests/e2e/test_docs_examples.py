@@ -7,11 +7,14 @@ Two forms of example are recognised:
   followed by an ```http block holding the answer (`HTTP/1.1 200 OK`, the headers to check, a
   blank line, the JSON body);
 - a ```console block of `$ curl …` lines, each followed by its output (with `-i`, the status
-  line and headers first).
+  line and every header first, as curl prints them: the headers shown are all the answer has,
+  unless a line `…` among them says that some are left out).
 
 In a shown answer, `"…"` stands for any value (ids, times), a string ending in `…` for any string
 that starts with what comes before it (`"eyJ…"`), `…` among an object's members or as the last
-element of an array for members or elements left out; numbers compare within 1e-6.
+element of an array for members or elements left out; numbers compare within 1e-6. A header's
+value `…` stands for any value (`Date: …`), one ending in `…` for any that starts with what
+comes before it.
 `$SESSION` is the id of the session the latest create answered with (in paths, bodies and
 headers); `127.0.0.1:8080` is the test server. The answers are also checked against openapi.json.
 
@@ -37,9 +40,13 @@ ANY = "\u2026"
 
 
 class Example:
-    def __init__(self, line, method, path, headers, body, status, expected_headers, expected_body, silent=False):
+    def __init__(self, line, method, path, headers, body, status, expected_headers, expected_body, silent=False,
+                 all_headers=False):
         self.line, self.method, self.path, self.headers, self.body = line, method, path, headers, body
         self.status, self.expected_headers, self.expected_body = status, expected_headers, expected_body
+        # `curl -i` prints every header: then the ones shown are all there are, unless a `…` line
+        # among them (a member ANY of expected_headers) says that some are left out.
+        self.all_headers = all_headers
         # `$ SESSION=$(curl … | jq -r .id)`: run for the session it creates, its output not shown.
         self.silent = silent
 
@@ -123,7 +130,8 @@ def examples(markdown):
                     continue
                 method, path, headers, body = curl_request(command)
                 status, expected_headers, expected = answer(output) if output.startswith("HTTP/") else (None, {}, output.strip())
-                found.append(Example(line + offset, method, path, headers, body, status, expected_headers, expected))
+                found.append(Example(line + offset, method, path, headers, body, status, expected_headers, expected,
+                                     all_headers=output.startswith("HTTP/")))
                 offset += 1 + output.count("\n")
         position += 1
     return found
@@ -171,6 +179,26 @@ def compare(expected, actual, where="$"):
         assert expected == actual, f"{where}: {actual!r} instead of {expected!r}"
 
 
+def compare_headers(shown, actual, complete, where="headers"):
+    """`shown` (name: value as written) against an answer's headers (`actual`, names in lower
+    case). With `complete`, the answer has no header beyond those shown, unless `shown` has a
+    member ANY (a line `…`)."""
+    for name, value in shown.items():
+        if name == ANY:
+            continue
+        got = actual.get(name.lower())
+        assert got is not None, f"{where}: no header {name}"
+        if value == ANY:
+            continue
+        if value.endswith(ANY):
+            assert got.startswith(value[:-1]), f"{where}: {name}: {got!r} instead of {value!r}"
+        else:
+            assert got == value, f"{where}: {name}: {got!r} instead of {value!r}"
+    if complete and ANY not in shown:
+        extra = sorted(set(actual) - {name.lower() for name in shown})
+        assert not extra, f"{where}: headers not shown: {', '.join(f'{n}: {actual[n]}' for n in extra)}"
+
+
 def run(document):
     text = document.read_text()
     found = examples(text)
@@ -191,9 +219,9 @@ def run(document):
                 session = json.loads(data)["id"]
             if example.status is not None:
                 assert status == example.status, f"{where}: status {status} instead of {example.status}: {data[:300]!r}"
-            for name, value in example.expected_headers.items():
-                shown = value.replace("$SESSION", session) if session else value
-                assert response_headers.get(name.lower()) == shown, f"{where}: {name}: {response_headers.get(name.lower())!r}"
+            shown = {name: value.replace("$SESSION", session) if session else value
+                     for name, value in example.expected_headers.items()}
+            compare_headers(shown, response_headers, example.all_headers, where)
             if example.expected_body:
                 try:
                     compare(parse_expected(example.expected_body), json.loads(data))
@@ -224,6 +252,20 @@ def test_the_comparison_catches_a_wrong_answer():
                           ('{"a": 1, \u2026, "z": 1}', {"a": 1, "z": 2})]:
         with pytest.raises(AssertionError):
             compare(parse_expected(shown), actual)
+
+
+def test_the_header_comparison_catches_a_wrong_header():
+    actual = {"date": "Fri, 27 Nov 2026 00:19:18 GMT", "content-type": "application/json; charset=utf-8",
+              "content-length": "15"}
+    shown = {"Date": ANY, "Content-Type": "application/json; charset=utf-8", "Content-Length": "15"}
+    compare_headers(shown, actual, complete=True)
+    compare_headers({"Content-Type": "application/json\u2026", ANY: ""}, actual, complete=True)
+    compare_headers({"Content-Length": "15"}, actual, complete=False)
+    for wrong, complete in [({**shown, "Content-Length": "16"}, True), ({**shown, "Content-Length": "16"}, False),
+                            ({**shown, "Content-Type": "text/plain\u2026"}, True), ({**shown, "ETag": ANY}, False),
+                            ({"Date": ANY, "Content-Type": "application/json; charset=utf-8"}, True)]:
+        with pytest.raises(AssertionError):
+            compare_headers(wrong, actual, complete)
 
 
 def blocks(kind, test):

@@ -20,7 +20,7 @@ import time
 import pytest
 
 from rawhttp import Connection, EventStream
-from support import BINARY, ROOT
+from support import BINARY, ROOT, wait_until
 
 MALL_PAGES = ["product", "recent", "wishlist"]  # the `mall` template: three pages, loop mode
 
@@ -422,14 +422,12 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
         resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))
 
     # Room again: the store takes changes after its retry delay.
-    deadline = time.monotonic() + 5
-    while True:
+    def next_answer():
         status, _, body = server.json("POST", f"/v1/sessions/{sid}/next")
-        if status == 200 or time.monotonic() > deadline:
-            break
-        assert (status, body["code"]) == (503, "storage_unavailable"), body
-        time.sleep(0.05)
-    assert status == 200, body
+        assert status == 200 or (status, body["code"]) == (503, "storage_unavailable"), body
+        return status, body
+
+    _, body = wait_until("a change taken with room again", lambda answer: answer[0] == 200, 5, observe=next_answer)
     assert (body["version"], body["index"]) == (acked["version"] + 1, (acked["index"] + 1) % acked["pageCount"])
     acked = body
     versions.append(acked["version"])
@@ -444,9 +442,8 @@ def test_a_full_disk_answers_503_makes_nothing_half_and_recovers(start_pagerd, t
     assert storage["pagerd_storage_failed_commits"] >= 1 and storage["pagerd_storage_commits"] >= 3
 
     # The subscriber saw each acknowledged change once, in order, and no refused one.
-    deadline = time.monotonic() + 10
-    while len(seen) < len(versions) - 1 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(f"the {len(versions) - 1} acknowledged changes streamed (events seen)", lambda n: n >= len(versions) - 1,
+               10, 0.01, observe=lambda: len(seen))
     assert server.stop(signal.SIGKILL) == -signal.SIGKILL  # ends the stream
     reader.join(timeout=10)
     stream.close()
@@ -565,10 +562,8 @@ def test_a_full_disk_refuses_growth_but_never_a_delete_which_gives_the_space_bac
     status, _, _ = server.request("DELETE", f"/v1/sessions/{wide}")
     assert status == 204
     assert_gone(server, wide)
-    deadline = time.monotonic() + 10
-    while server.json("GET", "/readyz")[0] != 200 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.json("GET", "/readyz")[0] == 200
+    wait_until("/readyz answering 200 after the deletion", lambda status: status == 200, 10,
+               observe=lambda: server.json("GET", "/readyz")[0])
     assert os.path.getsize(path) < before - 1_000_000, (before, os.path.getsize(path))
     state = mutate(server, small, "pages", {"page": {"id": "after", "title": "After", "content": {"blob": "y" * 8000}}})
     assert state["pageCount"] == 3 + count + 1
@@ -610,11 +605,9 @@ def test_a_full_file_system_refuses_growth_and_a_delete_gives_room_back(start_pa
         def room():
             return os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize
 
-        deadline = time.monotonic() + 10
-        while (server.json("GET", "/readyz")[0] != 200 or room() <= free + 1_000_000) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert server.json("GET", "/readyz")[0] == 200
-        assert room() > free + 1_000_000
+        wait_until(f"/readyz answering 200 and over {free + 1_000_000} bytes free (/readyz, bytes free)",
+                   lambda seen: seen[0] == 200 and seen[1] > free + 1_000_000, 10,
+                   observe=lambda: (server.json("GET", "/readyz")[0], room()))
         assert mutate(server, small, "next")["index"] == 1
         assert server.stop(signal.SIGTERM) == 0
     finally:
@@ -690,10 +683,13 @@ def test_a_fold_that_keeps_failing_backs_off_is_counted_and_logged_once_per_try(
         db.execute("DROP TRIGGER refuse_insert")
         db.execute("DROP TRIGGER refuse_update")
     db.close()
-    deadline = time.monotonic() + 70
-    while storage_metrics(server)["pagerd_storage_folds"] == 0 and time.monotonic() < deadline:
-        mutate(server, sid, "next")  # a fold is tried after a commit, once its pause is over
-        time.sleep(0.2)
+    def folds():
+        count = storage_metrics(server)["pagerd_storage_folds"]
+        if count == 0:
+            mutate(server, sid, "next")  # a fold is tried after a commit, once its pause is over
+        return count
+
+    wait_until("a fold once the triggers are gone", folds, 70, 0.2)
     storage = storage_metrics(server)
     assert storage["pagerd_storage_folds"] >= 1 and storage["pagerd_storage_failed_folds"] == failed
     assert any(f"the journal was folded into the tables after {failed} failed tries" in line for line in server.log)

@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 
-from support import Pagerd
+from support import Pagerd, wait_until
 
 
 class EventReader:
@@ -160,11 +160,9 @@ def test_connect_read_close_cycles_leak_nothing(start_pagerd):
         reader = EventReader(server.port, sid)
         assert reader.next_event()[1] == "state"
         reader.close()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and (subscribers(server) > 0 or open_fds(server) > fds_before):
-        time.sleep(0.2)
-    assert subscribers(server) == 0
-    assert open_fds(server) <= fds_before
+    wait_until(f"no subscriber and at most the {fds_before} descriptors open before (subscribers, descriptors)",
+               lambda seen: seen[0] == 0 and seen[1] <= fds_before, 20, 0.2,
+               observe=lambda: (subscribers(server), open_fds(server)))
     assert server.json("GET", f"/v1/sessions/{sid}")[0] == 200
 
 

@@ -17,7 +17,7 @@ import pytest
 import rawhttp
 from access_tokens import AUTH_TOKEN, ENV, bearer, token
 from contract import Contract, CheckedServer, load_document, pointer
-from support import ROOT
+from support import ROOT, wait_until
 
 DOCUMENT = load_document()
 
@@ -314,10 +314,7 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     kinds = []
     reader = threading.Thread(target=read_events, args=(pagerd.port, sid, 11, contract, kinds))
     reader.start()
-    waited = 0
-    while not kinds and waited < 100:
-        threading.Event().wait(0.05)
-        waited += 1
+    wait_until("the event reader's first event", lambda: list(kinds), 5)
     b = f"/v1/sessions/{sid}"
     for method, suffix, body in [
         ("POST", "/next", None), ("POST", "/scroll", {"progress": 0.5}), ("POST", "/pages", {"from": "bookmark"}),

@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 
+from support import wait_until
 from test_durability import assert_gone, assert_same_state, create, mutate, pages, read, run_refused
 
 SERVER = os.environ.get("PAGERD_TEST_POSTGRES_URL")
@@ -124,10 +125,8 @@ def test_synchronous_commit_off_is_warned_about(start_pagerd, database):
     name, env = database
     psql(f"ALTER DATABASE {name} SET synchronous_commit = off")
     server = start_pagerd(env)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not any("synchronous_commit is off" in line for line in server.log):
-        time.sleep(0.05)
-    assert any("synchronous_commit is off" in line for line in server.log), server.log
+    wait_until("the warning that synchronous_commit is off", lambda log: "synchronous_commit is off" in log, 5,
+               observe=lambda: "".join(server.log))
 
 
 def test_a_restart_of_postgresql_fails_changes_meanwhile_and_then_recovers(start_pagerd, database):
@@ -139,21 +138,19 @@ def test_a_restart_of_postgresql_fails_changes_meanwhile_and_then_recovers(start
                 "-m", "fast", "-w", "restart")
     # The first change after the restart finds the connection gone: it is refused with 503 and
     # the session keeps its acknowledged state; pagerd reconnects and the next change commits.
-    deadline = time.monotonic() + 15
-    while True:
+    def taken():
         status, headers, body = server.json("POST", f"/v1/sessions/{sid}/next")
-        if status == 200:
-            break
-        assert status == 503 and body["code"] == "storage_unavailable" and "retry-after" in headers, body
-        assert time.monotonic() < deadline, "pagerd did not recover from the restart"
-        time.sleep(0.3)
+        assert status in (200, 503), body
+        if status == 503:
+            assert body["code"] == "storage_unavailable" and "retry-after" in headers, body
+        return status, body
+
+    _, body = wait_until("a change taken after the restart", lambda answer: answer[0] == 200, 15, 0.3, observe=taken)
     assert body["version"] == before["version"] + 1
     assert read(server, sid)["version"] == body["version"]
     # The listening connection went with the restart: pagerd listens again and says so.
-    deadline = time.monotonic() + 10
-    while not any("listening again" in line for line in server.log):
-        assert time.monotonic() < deadline, server.log
-        time.sleep(0.1)
+    wait_until("the log line saying pagerd listens again", lambda log: "listening again" in log, 10, 0.1,
+               observe=lambda: "".join(server.log))
     # Copies nobody watches were dropped then; the session loads again, as committed.
     assert read(server, sid)["version"] == body["version"]
     assert mutate(server, sid, "next")["version"] == body["version"] + 1
@@ -171,10 +168,8 @@ def test_readyz_is_503_while_postgresql_is_down_and_200_once_it_is_back(start_pa
     as_postgres(f"{BIN}/pg_ctl", "-D", DATA, "-m", "fast", "-w", "stop")
     try:
         # The listening connection notices within its half-second poll; it keeps trying meanwhile.
-        deadline = time.monotonic() + 10
-        while server.json("GET", "/readyz")[0] != 503:
-            assert time.monotonic() < deadline, "/readyz stayed 200 with PostgreSQL down"
-            time.sleep(0.05)
+        wait_until("/readyz answering 503 with PostgreSQL down", lambda status: status == 503, 10,
+                   observe=lambda: server.json("GET", "/readyz")[0])
         status, headers, problem = server.json("GET", "/readyz")
         assert (status, headers["retry-after"], problem["code"]) == (503, "1", "not_ready")
         status, _, body = server.json("POST", f"/v1/sessions/{sid}/next")
@@ -185,12 +180,13 @@ def test_readyz_is_503_while_postgresql_is_down_and_200_once_it_is_back(start_pa
     finally:
         as_postgres(f"{BIN}/pg_ctl", "-D", DATA, "-l", os.path.join(os.path.dirname(DATA), "server.log"),
                     "-o", options, "-w", "start")
-    deadline = time.monotonic() + 15
-    while server.json("GET", "/readyz")[0] != 200:
-        assert time.monotonic() < deadline, "/readyz did not come back"
-        time.sleep(0.1)
-    deadline = time.monotonic() + 15
-    while (status := server.json("POST", f"/v1/sessions/{sid}/next")[0]) != 200:
-        assert status == 503 and time.monotonic() < deadline
-        time.sleep(0.3)
+    wait_until("/readyz answering 200 again", lambda status: status == 200, 15, 0.1,
+               observe=lambda: server.json("GET", "/readyz")[0])
+
+    def next_status():
+        status = server.json("POST", f"/v1/sessions/{sid}/next")[0]
+        assert status in (200, 503), status
+        return status
+
+    wait_until("a change taken once PostgreSQL is back", lambda status: status == 200, 15, 0.3, observe=next_status)
     assert read(server, sid)["version"] == 2

@@ -16,7 +16,7 @@ import time
 import pytest
 import requests
 
-from support import ROOT, Pagerd
+from support import ROOT, Pagerd, wait_until
 from test_hardening import Connection, Stream
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
@@ -89,15 +89,12 @@ def proxy(tmp_path_factory):
         nginx = subprocess.Popen(
             [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while True:
+        def listening():
             assert nginx.poll() is None, "nginx exited: " + (folder / "error.log").read_text()[-2000:]
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nginx is not listening after 10 s"
-                time.sleep(0.05)
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+
+        wait_until("nginx listening", listening, 10, ignoring=(OSError,))
         yield Proxied(port, pagerd, folder)
     finally:
         if nginx:
@@ -195,11 +192,9 @@ def test_the_sample_logs_no_event_stream_query(proxy):
     with requests.get(f"{base}/v1/sessions/{sid}/events?access_token={secret}", stream=True, timeout=10) as stream:
         assert stream.status_code == 200
         next(stream.iter_lines())
-    deadline = time.monotonic() + 5
     log = proxy.folder / "access.log"
-    while f"/v1/sessions/{sid}/events" not in (log.read_text() if log.exists() else ""):
-        assert time.monotonic() < deadline, "the stream was not logged"
-        time.sleep(0.1)
+    wait_until("the stream's line in the access log", lambda text: f"/v1/sessions/{sid}/events" in text, 5, 0.1,
+               observe=lambda: log.read_text() if log.exists() else "")
     text = log.read_text()
     assert secret not in text and "access_token" not in text
 

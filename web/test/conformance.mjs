@@ -57,7 +57,8 @@ const PAGES = {
 function table(features) {
   const configs = [];
   let group; // the layout setting (docs/api.md, «Layouts») a config of the table is there for
-  const add = (name, pages, settings) => configs.push({ name, pages, settings, group });
+  // `effectiveLayout`, where given, is the layout an `auto` bar must resolve to at creation.
+  const add = (name, pages, settings, effectiveLayout) => configs.push({ name, pages, settings, group, effectiveLayout });
   const indicator = (values) => ({ tabBar: { indicator: values } });
 
   // Layouts, widths, spacing and insets.
@@ -201,7 +202,9 @@ function table(features) {
   if (features.maxTabWidth) {
     group = "maxTabWidth";
     add("max-width/scrollable", PAGES.five, { tabBar: { layout: "scrollable", maxTabWidth: 70 } });
-    for (const width of [390, 200]) add(`auto/${width}`, PAGES.five, { viewport: { width }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40 } });
+    for (const width of [390, 200]) add(`auto/${width}`, PAGES.five, { viewport: { width }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40 } }, "scrollable");
+    // Widths 80, 80 and 72 fit the share 130: fixed.
+    add("auto/fixed/390", PAGES.three, { viewport: { width: 390 }, rubberBand: { style: "linear" }, tabBar: { layout: "auto", indicator: { overscroll: "bounce" } } }, "fixed");
   }
   if (features.selectedTabWidth) {
     group = "selectedTabWidth";
@@ -353,6 +356,9 @@ function rest(id) {
 
 async function runConfig(config) {
   const { id, state: created, settings } = await createSession(config.pages, config.settings);
+  if (config.effectiveLayout && created.tabBar.effectiveLayout !== config.effectiveLayout) {
+    fail(`${config.name}: effectiveLayout ${created.tabBar.effectiveLayout}, not ${config.effectiveLayout}`);
+  }
   const n = created.pageCount;
   const indexes = [...new Set([0, Math.floor((n - 1) / 2), n - 1])];
   for (const index of indexes) {

@@ -1,8 +1,8 @@
-// predictScroll on the worked examples of the layout settings that pagerd will gain (tab
-// alignment, where the selected tab scrolls to, the indicator inset, `auto` widths, a selected
-// tab of its own width, several pages per viewport), in Node (node --test), from state documents
-// written here as the server will send them. Until the server has these settings this is all
-// that checks them; the conformance run (conformance.mjs) takes over once it does.
+// predictScroll on the worked examples of the layout settings of docs/api.md (tab alignment,
+// where the selected tab scrolls to, the indicator inset, `auto` widths, a selected tab of its
+// own width, several pages per viewport), in Node (node --test) without a server: from state
+// documents written here as pagerd sends them, each prediction against the example's numbers.
+// The conformance run (conformance.mjs) compares the same settings with a running server.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { predictScroll } from "../pagerd.js";
