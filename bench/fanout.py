@@ -5,7 +5,7 @@ Starts the release pagerd with its limits raised for FANOUT_WATCHERS (10,000) ev
 measures `POST …/next` on another session with wrk at 64 connections, connects the watchers
 (bench/fanout.c, one epoll thread), reads pagerd's resident memory before and after (the growth
 per watcher), measures the same `POST …/next` again with the audience connected (FANOUT_ROUNDS,
-3, alternating rounds), then moves the watched session FANOUT_CHANGES (20) times and prints, per change, how many watchers were reached
+6, rounds whose order alternates), then moves the watched session FANOUT_CHANGES (20) times and prints, per change, how many watchers were reached
 and the delivery latency (p50, p99, max: from the command's answer to each watcher's receipt).
 
 Knobs (environment): FANOUT_WATCHERS, FANOUT_CHANGES, FANOUT_WRK_SECONDS (5), FANOUT_TOKEN=1
@@ -30,7 +30,7 @@ WATCHERS = int(os.environ.get("FANOUT_WATCHERS", "10000"))
 CHANGES = int(os.environ.get("FANOUT_CHANGES", "20"))
 WRK_SECONDS = int(os.environ.get("FANOUT_WRK_SECONDS", "5"))
 WITH_TOKEN = os.environ.get("FANOUT_TOKEN") == "1"
-ROUNDS = int(os.environ.get("FANOUT_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("FANOUT_ROUNDS", "6"))
 SECRET = "ZmFub3V0LWJlbmNobWFyay1zZWNyZXQtMzItYnl0ZXM"  # 32 bytes, for this benchmark only
 OPERATOR = "fanout-operator-token"
 
@@ -110,16 +110,18 @@ def main():
         print(f"pagerd {PAGERD}, {WATCHERS} watchers of one session, {CHANGES} changes"
               + (", with access tokens" if WITH_TOKEN else ""))
         # POST …/next on another session, alone and beside the connected audience, in ROUNDS
-        # alternating rounds. The machine's other load moves the rates by more than 5 %; the
-        # server's CPU per request is the figure compared (the median of the rounds' ratios).
+        # rounds whose order alternates (alone then beside, then beside then alone, …), so that
+        # neither is always measured first or just after the audience came or went. The machine's
+        # other load moves the rates by more than 5 %; the server's CPU per request is the figure
+        # compared (the median of the rounds' ratios), and the rates' ratio is printed beside it.
         args = [CLIENT, str(port), watched, str(WATCHERS), str(CHANGES)] + ([token] if token else [])
-        ratios = []
-        for round in range(ROUNDS):
-            alone, alone_cpu = next_rate(port, other, operator, server.pid)
-            time.sleep(1)
-            if round == 0:
-                # Memory is read in the first round only: the allocator keeps what a departed
-                # audience used, so later rounds would find it already grown.
+        client, before, after = None, None, None
+
+        def connect():
+            nonlocal client, before, after, connected, seconds
+            if before is None:
+                # Memory is read at the first connection only: the allocator keeps what a
+                # departed audience used, so later ones would find it already grown.
                 before = rss_kib(server.pid)
             client = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             line = client.stdout.readline()
@@ -127,19 +129,38 @@ def main():
                 raise SystemExit(f"fanout: the watchers did not connect ({line.strip()})")
             _, connected, seconds = line.split()
             time.sleep(2)  # let the server settle after the connections
-            if round == 0:
+            if after is None:
                 after = rss_kib(server.pid)
-            beside, beside_cpu = next_rate(port, other, operator, server.pid)
+
+        def disconnect():
+            nonlocal client
+            client.kill()
+            client.wait()
+            client = None
+            time.sleep(2)  # the server notices the departures and frees the streams
+
+        connected, seconds = "0", "0"
+        ratios, rate_ratios = [], []
+        for round in range(ROUNDS):
+            measured = {}
+            for what in (("alone", "beside") if round % 2 == 0 else ("beside", "alone")):
+                if what == "beside" and client is None:
+                    connect()
+                if what == "alone" and client is not None:
+                    disconnect()
+                measured[what] = next_rate(port, other, operator, server.pid)
+            (alone, alone_cpu), (beside, beside_cpu) = measured["alone"], measured["beside"]
             ratios.append(beside_cpu / alone_cpu)
-            print(f"round {round + 1}: POST …/next, 64 connections: alone {alone:,.0f} req/s, {alone_cpu:.1f} µs of "
-                  f"server CPU each; beside {connected} watchers {beside:,.0f} req/s, {beside_cpu:.1f} µs each "
+            rate_ratios.append(beside / alone)
+            print(f"round {round + 1} ({'alone first' if round % 2 == 0 else 'beside first'}): POST …/next, "
+                  f"64 connections: alone {alone:,.0f} req/s, {alone_cpu:.1f} µs of server CPU each; beside "
+                  f"{connected} watchers {beside:,.0f} req/s, {beside_cpu:.1f} µs each "
                   f"({(beside_cpu / alone_cpu - 1) * 100:+.1f} %)")
-            if round < ROUNDS - 1:
-                client.kill()
-                client.wait()
-                time.sleep(2)  # the server notices the departures and frees the streams
+        if client is None:
+            connect()
         per_watcher = (after - before) / WATCHERS
         effect = (sorted(ratios)[len(ratios) // 2] - 1) * 100
+        rate_effect = (sorted(rate_ratios)[len(rate_ratios) // 2] - 1) * 100
         print(f"{connected} watchers connected in {float(seconds):.1f} s; pagerd's RSS {before / 1024:,.1f} MiB → "
               f"{after / 1024:,.1f} MiB: {per_watcher:.1f} KiB per watcher")
         cpu_before = cpu_seconds(server.pid)
@@ -164,7 +185,8 @@ def main():
                   f"p50 (median over changes) {median_p50:.1f} ms; worst p99 {worst_p99:.1f} ms; "
                   f"max {max(r[4] for r in rows):.1f} ms; server CPU {cpu_per_change:.0f} ms per change; "
                   f"{per_watcher:.1f} KiB per watcher; "
-                  f"CPU per POST …/next beside the audience {effect:+.1f} % (median of {ROUNDS} rounds)")
+                  f"CPU per POST …/next beside the audience {effect:+.1f} %, its rate {rate_effect:+.1f} % "
+                  f"(medians of {ROUNDS} rounds)")
     finally:
         server.terminate()
         try:

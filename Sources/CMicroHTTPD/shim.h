@@ -8,18 +8,27 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-/* MHD_start_daemon is variadic, which Swift cannot call. The fixed arguments come through here;
- * every option, the completion callback included, travels in an MHD_OptionItem array ended by
- * MHD_OPTION_END, so that the caller can put the external logger first (libmicrohttpd writes
- * messages about options before it to its own stderr logger). */
+/* MHD_start_daemon is variadic, which Swift cannot call. The fixed arguments (the accept policy
+ * and the access handler) come through here; every option, the completion and connection
+ * callbacks included, travels in an MHD_OptionItem array ended by MHD_OPTION_END, so that the
+ * caller can put the external logger first (libmicrohttpd writes messages about options before
+ * it to its own stderr logger). */
 static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int flags, uint16_t port,
+    MHD_AcceptPolicyCallback accept, void *accept_cls,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     struct MHD_OptionItem *options)
 {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, accept, accept_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+/* The MHD_OPTION_NOTIFY_CONNECTION item: a two-argument option, function then context. */
+static inline struct MHD_OptionItem CMicroHTTPD_connection_option(MHD_NotifyConnectionCallback notify, void *context)
+{
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify, context };
+    return item;
 }
 
 /* The MHD_OPTION_NOTIFY_COMPLETED item: a two-argument option, function then context. */

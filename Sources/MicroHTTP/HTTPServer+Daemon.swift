@@ -96,14 +96,20 @@ extension HTTPServer {
         }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
+        let threads = config.threading == .epollPool ? max(2, config.threadPoolSize) : max(1, config.threadPoolSize)
+        // libmicrohttpd splits its connection limit evenly between its threads, and a thread at
+        // its share accepts no more: long-lived streams that filled one thread's share left every
+        // new request to the other threads (an audience of 10,000 at a limit of 10,256 put all
+        // of `make fanout`'s requests on one of two threads). So each thread may take the whole
+        // limit, and the limit over all of them is held by the accept policy, which counts open
+        // connections (see `acceptPolicy`).
         var options: [MHD_OptionItem] = [
-            Self.option(.CONNECTION_LIMIT, config.connectionLimit),
+            Self.option(.CONNECTION_LIMIT, config.connectionLimit * threads),
             Self.option(.PER_IP_CONNECTION_LIMIT, config.perIPConnectionLimit),
             Self.option(.CONNECTION_TIMEOUT, config.connectionTimeout),
             Self.option(.CONNECTION_MEMORY_LIMIT, config.connectionMemoryLimit),
             Self.option(.STRICT_FOR_CLIENT, config.strictForClient ? 1 : 0),
         ]
-        let threads = config.threading == .epollPool ? max(2, config.threadPoolSize) : max(1, config.threadPoolSize)
         if threads > 1 {
             options.append(Self.option(.THREAD_POOL_SIZE, threads))
         }
@@ -113,11 +119,12 @@ extension HTTPServer {
         // The logger goes first: libmicrohttpd reports the options before it on its own stderr logger.
         options.insert(CMicroHTTPD_logger_option(logger), at: 0)
         options.append(CMicroHTTPD_completed_option(Self.completedHandler, me))
+        options.append(CMicroHTTPD_connection_option(Self.connectionHandler, me))
         let handle: OpaquePointer? = address.withSockaddr { sockaddr in
             options.append(MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return options.withUnsafeMutableBufferPointer { items in
-                CMicroHTTPD_start(flags, 0, Self.accessHandler, me, items.baseAddress)
+                CMicroHTTPD_start(flags, 0, Self.acceptPolicy, me, Self.accessHandler, me, items.baseAddress)
             }
         }
         try daemon.withLock { state throws(HTTPServerError) in
@@ -175,6 +182,28 @@ extension HTTPServer {
     }
 
     // MARK: - Callbacks
+
+    /// Whether to take a connection just accepted: not when `connectionLimit` connections are
+    /// open (libmicrohttpd then closes it at once). Threads accepting at the same instant may each
+    /// take one more, so the count passes the limit by at most one connection per server thread.
+    private static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+        guard let cls else { return .NO }
+        return Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+            server.statistics.connections.load(ordering: .relaxed) < server.configuration.connectionLimit ? .YES : .NO
+        }
+    }
+
+    /// Counts the connections open, for the accept policy.
+    private static let connectionHandler: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let cls else { return }
+        Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
+            switch code {
+            case .CONNECTION_NOTIFY_STARTED: server.statistics.connections.add(1, ordering: .relaxed)
+            case .CONNECTION_NOTIFY_CLOSED: server.statistics.connections.subtract(1, ordering: .relaxed)
+            default: break
+            }
+        }
+    }
 
     private static let accessHandler: MHD_AccessHandlerCallback = {
         cls, connection, url, method, _, uploadData, uploadDataSize, requestState in

@@ -149,9 +149,13 @@ public final class HTTPServer: Sendable {
 public final class HTTPServerStatistics: Sendable {
     let live = Atomic<Int>(0)
     let answers = Atomic<Int>(0)
+    let connections = Atomic<Int>(0)
 
     /// Creates zeroed counters.
     public init() {}
+
+    /// Connections open: from libmicrohttpd's accepting one to its closing it.
+    public var openConnections: Int { connections.load(ordering: .relaxed) }
 
     /// Requests between their first header and their completion, streams included.
     public var liveRequests: Int { live.load(ordering: .acquiring) }

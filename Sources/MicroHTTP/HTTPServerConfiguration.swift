@@ -19,7 +19,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Internal threads, each serving its share of the connections: 1 or more for `.poll`, at
     /// least 2 for `.epollPool`. Requests are answered on these threads.
     public var threadPoolSize: Int
-    /// Connections served at once; beyond it clients wait in the listen backlog.
+    /// Connections served at once, over all the threads; a connection accepted beyond it is
+    /// closed at once. (Threads accepting at the same instant may each pass it by one.)
     public var connectionLimit: Int
     /// Connections from one IP address at once; 0 means no limit (behind a proxy).
     public var perIPConnectionLimit: Int
