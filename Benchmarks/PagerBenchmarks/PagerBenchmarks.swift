@@ -105,7 +105,8 @@ let benchmarks: @Sendable () -> Void = {
             StateDocument.encode(SessionSnapshot(id: "AAAAAAAAAAAAAAAAAAAAAA", pager: swiping)))
         let settings = JSONValue.object(swiping.settings.document)
         let predictor = try! ScrollPredictor(state: state, settings: settings)
-        let typedState = try! ScrollState(document: state), typedSettings = try! ScrollSettings(document: settings)
+        let typedState = try! ScrollState(document: state),
+            typedSettings = try! ScrollPredictor.settings(document: settings)
         Benchmark("prediction: predict one progress, predictor made once (\(count) pages)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try! predictor.predict(.progress(0.37))) }
         }

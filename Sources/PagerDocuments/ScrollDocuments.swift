@@ -2,10 +2,11 @@ public import JSON
 public import PagerModel
 import PagerWire
 
-// pagerd's documents, as the JSON module parses them, read into PagerModel's prediction values,
-// and the prediction written back as the members of a scroll answer. PagerModel stays free of
-// JSON decoding; a client that decodes the documents itself (with JSONDecoder, say) builds
-// ScrollState and ScrollSettings directly and needs only PagerModel.
+// pagerd's documents, as the JSON module parses them, read into PagerModel's prediction values
+// (the settings with PagerWire's one reader of them), and the prediction written back as the
+// members of a scroll answer. PagerModel stays free of JSON decoding; a client that decodes the
+// documents itself (with JSONDecoder, say) builds ScrollState and PagerSettings directly and
+// needs only PagerModel.
 
 extension ScrollState {
     /// Reads the members a scroll starts from out of a state document (an answer, or an event's
@@ -57,19 +58,6 @@ extension ScrollState {
     }
 }
 
-extension ScrollSettings {
-    /// Reads the settings that bear on a scroll out of a settings document
-    /// (`GET /v1/sessions/{id}/settings`) with the reader the server reads settings with
-    /// (PagerWire's `PagerSettings(document:)`). A member that is absent takes its default, so a
-    /// document from a server without a newer setting reads as that setting's default; one this
-    /// reader does not know is ignored.
-    public init(document: JSONValue) throws(PredictionError) {
-        do { self.init(try PagerSettings(document: document)) } catch {
-            throw .unexpected("The settings document is not readable: \(error)")
-        }
-    }
-}
-
 extension ScrollInput {
     /// Reads a scroll request's body as pagerd reads it: an object with exactly one of
     /// `progress`, `offset` or `windowOffset` (null counts as absent), a number, and no other
@@ -110,7 +98,17 @@ extension ScrollInput {
 extension ScrollPredictor {
     /// A predictor for the state document `state` and the settings document `settings`.
     public init(state: JSONValue, settings: JSONValue) throws(PredictionError) {
-        try self.init(state: try ScrollState(document: state), settings: try ScrollSettings(document: settings))
+        try self.init(state: try ScrollState(document: state), settings: try Self.settings(document: settings))
+    }
+
+    /// The settings of a settings document (`GET /v1/sessions/{id}/settings`), read with the
+    /// reader the server reads settings with (PagerWire's `PagerSettings(document:)`). A member
+    /// that is absent takes its default, so a document from a server without a newer setting
+    /// reads as that setting's default; one this reader does not know is ignored.
+    public static func settings(document: JSONValue) throws(PredictionError) -> PagerSettings {
+        do { return try PagerSettings(document: document) } catch {
+            throw .unexpected("The settings document is not readable: \(error)")
+        }
     }
 }
 

@@ -48,71 +48,6 @@ public struct ScrollState: Sendable, Equatable {
     }
 }
 
-/// The settings that bear on a scroll: the members of the settings document
-/// (`GET /v1/sessions/{id}/settings`) that prediction reads. Of the tab bar, the title-width
-/// estimate (`minTabWidth`, `maxTabWidth`, `tabPadding`, `charWidth`) is not read: the state
-/// gives the widths.
-public struct ScrollSettings: Sendable, Equatable {
-    /// `mode`.
-    public var mode = PagerMode.bounded
-    /// `viewport.width`, W.
-    public var viewportWidth = 390.0
-    /// `viewport.height`, H.
-    public var viewportHeight = 844.0
-    /// `viewport.pagesPerView`, k.
-    public var pagesPerView = 1.0
-    /// `viewport.pageSpacing`, g.
-    public var pageSpacing = 0.0
-    /// `viewport.centered`.
-    public var pagesCentered = false
-    /// `layoutDirection`.
-    public var layoutDirection = LayoutDirection.ltr
-    /// `orientation`.
-    public var orientation = Orientation.horizontal
-    /// `swipe`.
-    public var swipe = SwipeLock.both
-    /// `rubberBand`.
-    public var rubberBand = RubberBand()
-    /// `tabBar`: layout, spacing, inset, alignment, selectedScrollPosition, selectedTabWidth,
-    /// the indicator's members and the title style.
-    public var tabBar = TabBarSettings()
-
-    /// The defaults of a settings document.
-    public init() {}
-
-    /// The members of `settings` that bear on a scroll.
-    public init(_ settings: PagerSettings) {
-        mode = settings.mode
-        viewportWidth = settings.viewportWidth
-        viewportHeight = settings.viewportHeight
-        pagesPerView = settings.pagesPerView
-        pageSpacing = settings.pageSpacing
-        pagesCentered = settings.pagesCentered
-        layoutDirection = settings.layoutDirection
-        orientation = settings.orientation
-        swipe = settings.swipe
-        rubberBand = settings.rubberBand
-        tabBar = settings.tabBar
-    }
-
-    /// The pager settings these stand for; every other setting at its default.
-    var pagerSettings: PagerSettings {
-        var settings = PagerSettings()
-        settings.mode = mode
-        settings.viewportWidth = viewportWidth
-        settings.viewportHeight = viewportHeight
-        settings.pagesPerView = pagesPerView
-        settings.pageSpacing = pageSpacing
-        settings.pagesCentered = pagesCentered
-        settings.layoutDirection = layoutDirection
-        settings.orientation = orientation
-        settings.swipe = swipe
-        settings.rubberBand = rubberBand
-        settings.tabBar = tabBar
-        return settings
-    }
-}
-
 /// The scroll members of pagerd's answer to `POST /v1/sessions/{id}/scroll`: what a scroll
 /// changes in the state besides `version`, `autoAdvance` and `accessibility`, plus `edge` and
 /// `blocked` where the answer carries them.
@@ -230,13 +165,13 @@ public struct ScrollPredictor: Sendable {
     private let scene: ScrollScene?
     private let pageIDs: [Int: String]
 
-    /// Reads `state` with `settings` (of the same `settingsVersion`). Throws
+    /// Reads `state` with `settings` (the session's settings, of the same `settingsVersion`; of
+    /// the tab bar's, the title-width estimate is not read: the state gives the widths). Throws
     /// ``PredictionError/Code/unexpectedDocument`` when the two do not describe a pager pagerd
     /// could hold.
-    public init(state: ScrollState, settings: ScrollSettings) throws(PredictionError) {
+    public init(state: ScrollState, settings: PagerSettings) throws(PredictionError) {
         pageIDs = state.pageIDs
-        let pagerSettings = settings.pagerSettings
-        do { try pagerSettings.validate() } catch { throw .unexpected("The settings break a rule: \(error).") }
+        do { try settings.validate() } catch { throw .unexpected("The settings break a rule: \(error).") }
         guard let index = state.index else {
             guard state.pageCount == 0 else { throw .unexpected("A state with pages has no index.") }
             scene = nil
@@ -278,12 +213,12 @@ public struct ScrollPredictor: Sendable {
         }
         let geometry: TabGeometry
         do {
-            geometry = try TabGeometry.make(layout: layout, widths: widths, settings: pagerSettings)
+            geometry = try TabGeometry.make(layout: layout, widths: widths, settings: settings)
         } catch {
             throw .unexpected("The tab bar cannot be laid out: \(error).")
         }
         scene = ScrollScene(
-            settingsBox: SettingsBox(pagerSettings), geometry: geometry, count: count, index: index,
+            settingsBox: SettingsBox(settings), geometry: geometry, count: count, index: index,
             transition: state.transition, overscroll: state.overscroll)
     }
 
@@ -330,7 +265,7 @@ public struct ScrollPredictor: Sendable {
 /// the session's `state` (at rest or mid-swipe) and its `settings`: ``ScrollPredictor`` made and
 /// asked once. To predict many inputs from one state, make the predictor once.
 public func predictScroll(
-    state: ScrollState, settings: ScrollSettings, input: ScrollInput
+    state: ScrollState, settings: PagerSettings, input: ScrollInput
 ) throws(PredictionError) -> ScrollMembers {
     try ScrollPredictor(state: state, settings: settings).predict(input)
 }

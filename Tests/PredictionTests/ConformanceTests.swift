@@ -98,7 +98,7 @@ struct Runner {
     let connection: RawHTTPConnection
     var tally = Tally()
     /// The settings document of the session last checked, read.
-    var readSettings: (id: String, settings: ScrollSettings)?
+    var readSettings: (id: String, settings: PagerSettings)?
 
     init(port: Int) throws { connection = try RawHTTPConnection(port: port) }
 
@@ -156,7 +156,7 @@ struct Runner {
             } else {
                 // The same steps, with the settings document read once a session.
                 let input = try ScrollInput(body: body)
-                if readSettings?.id != id { readSettings = (id, try ScrollSettings(document: settings)) }
+                if readSettings?.id != id { readSettings = (id, try ScrollPredictor.settings(document: settings)) }
                 let predictor = try ScrollPredictor(
                     state: ScrollState(document: state), settings: readSettings!.settings)
                 predicted = try predictor.predict(input)

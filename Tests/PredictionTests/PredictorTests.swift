@@ -14,21 +14,10 @@ struct PredictorTests {
             effectiveLayout: pager.tabBar.effectiveLayout, pageIDs: ids)
     }
 
-    /// The settings a client would decode from `settings`' document.
-    static func scrollSettings(of settings: PagerSettings) -> ScrollSettings {
-        var scroll = ScrollSettings()
-        scroll.mode = settings.mode
-        scroll.viewportWidth = settings.viewportWidth
-        scroll.viewportHeight = settings.viewportHeight
-        scroll.pagesPerView = settings.pagesPerView
-        scroll.pageSpacing = settings.pageSpacing
-        scroll.pagesCentered = settings.pagesCentered
-        scroll.layoutDirection = settings.layoutDirection
-        scroll.orientation = settings.orientation
-        scroll.swipe = settings.swipe
-        scroll.rubberBand = settings.rubberBand
-        scroll.tabBar = settings.tabBar
-        // The estimate's settings are not read: the widths come with the state.
+    /// `settings` with the title-width estimate's settings changed: prediction must not read
+    /// them (the widths come with the state).
+    static func scrollSettings(of settings: PagerSettings) -> PagerSettings {
+        var scroll = settings
         scroll.tabBar.minTabWidth = 1
         scroll.tabBar.charWidth = 1000
         return scroll
@@ -115,12 +104,12 @@ struct PredictorTests {
     func refusals() throws {
         let empty = ScrollState(index: nil, pageCount: 0, tabs: [], pageIDs: [:])
         #expect(throws: PredictionError(code: .emptyPager, detail: "The pager has no pages.")) {
-            try predictScroll(state: empty, settings: ScrollSettings(), input: .progress(0.5))
+            try predictScroll(state: empty, settings: PagerSettings(), input: .progress(0.5))
         }
         let pager = try Pager(pages: [Page(id: "a", title: "A"), Page(id: "b", title: "B")])
         let state = Self.scrollState(of: pager)
         do {
-            _ = try predictScroll(state: state, settings: ScrollSettings(), input: .progress(.nan))
+            _ = try predictScroll(state: state, settings: PagerSettings(), input: .progress(.nan))
             Issue.record("a NaN progress was predicted")
         } catch {
             #expect(error.code == .invalidRequest && error.field == "progress")
@@ -128,7 +117,7 @@ struct PredictorTests {
         var tooFew = state
         tooFew.tabs.removeLast()
         do {
-            _ = try ScrollPredictor(state: tooFew, settings: ScrollSettings())
+            _ = try ScrollPredictor(state: tooFew, settings: PagerSettings())
             Issue.record("a state with a tab missing was read")
         } catch {
             #expect(error.code == .unexpectedDocument)
@@ -137,7 +126,7 @@ struct PredictorTests {
         var unnamed = state
         unnamed.pageIDs = [0: "a"]
         do {
-            _ = try predictScroll(state: unnamed, settings: ScrollSettings(), input: .progress(0.5))
+            _ = try predictScroll(state: unnamed, settings: PagerSettings(), input: .progress(0.5))
             Issue.record("a page with no id was shown")
         } catch {
             #expect(error.code == .unexpectedDocument)

@@ -7,7 +7,7 @@ import Testing
 // A client reads the settings document with the server's own reader of the settings, so a setting
 // the server writes is one the predictor reads, and a newer server's extra members do no harm.
 struct SettingsDocumentReadingTests {
-    /// Every setting that bears on a scroll away from its default.
+    /// Every setting that bears on a scroll away from its default, and some that do not.
     static var changed: PagerSettings {
         var settings = PagerSettings()
         settings.mode = .loop
@@ -42,6 +42,9 @@ struct SettingsDocumentReadingTests {
         title.scale = 0.9
         title.selectedScale = 1.25
         settings.tabBar.title = title
+        settings.preload = 2
+        settings.emptyState = EmptyState(title: "Nothing yet", action: PagerAction(id: "new", title: "New"))
+        settings.accessibilityText.tabValueFormat = "Onglet {position} sur {count}"
         return settings
     }
 
@@ -49,7 +52,7 @@ struct SettingsDocumentReadingTests {
     func roundTrip() throws {
         for settings in [PagerSettings(), Self.changed] {
             let document = try JSONParser.parse(settings.documentBytes)
-            #expect(try ScrollSettings(document: document) == ScrollSettings(settings))
+            #expect(try ScrollPredictor.settings(document: document) == settings)
         }
     }
 
@@ -62,14 +65,14 @@ struct SettingsDocumentReadingTests {
         indicator["cornerRadius"] = 2
         bar["indicator"] = .object(indicator)
         document["tabBar"] = .object(bar)
-        #expect(try ScrollSettings(document: .object(document)) == ScrollSettings(Self.changed))
+        #expect(try ScrollPredictor.settings(document: .object(document)) == Self.changed)
     }
 
     @Test("a member of the wrong kind is refused, naming it")
     func wrongKind() throws {
         let document = try JSONParser.parse(Array(#"{"tabBar":{"indicator":{"height":"tall"}}}"#.utf8))
         #expect {
-            _ = try ScrollSettings(document: document)
+            _ = try ScrollPredictor.settings(document: document)
         } throws: { error in
             guard let error = error as? PredictionError else { return false }
             return error.code == .unexpectedDocument && error.detail.contains("tabBar.indicator.height")
