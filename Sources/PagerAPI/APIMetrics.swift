@@ -91,7 +91,7 @@ public final class APIMetrics: Sendable {
     /// only when sessions are kept in one.
     func render(
         sessions: Int, sessionBytes: Int, readCacheBytes: Int, evictions: Int, liveRequests: Int, answerBytes: Int,
-        subscribers: Int, storage: StoreStatistics? = nil
+        subscribers: Int, skippedEvents: Int, storage: StoreStatistics? = nil
     ) -> [UInt8] {
         Gauge(label: "pagerd_sessions", factory: factory).record(sessions)
         Gauge(label: "pagerd_session_bytes", factory: factory).record(sessionBytes)
@@ -100,6 +100,7 @@ public final class APIMetrics: Sendable {
         Gauge(label: "pagerd_live_requests", factory: factory).record(liveRequests)
         Gauge(label: "pagerd_answer_bytes", factory: factory).record(answerBytes)
         Gauge(label: "pagerd_event_subscribers", factory: factory).record(subscribers)
+        Gauge(label: "pagerd_event_skips", factory: factory).record(skippedEvents)
         if let storage {
             Gauge(label: "pagerd_storage_commits", factory: factory).record(storage.commits)
             Gauge(label: "pagerd_storage_committed_changes", factory: factory).record(storage.changes)

@@ -250,7 +250,7 @@ public struct APIResponder: HTTPResponder {
                 sessions: sessions, sessionBytes: engines.storedBytes, readCacheBytes: engines.readCacheBytes,
                 evictions: evictions, liveRequests: options.serverStatistics.liveRequests,
                 answerBytes: options.serverStatistics.answerBytes,
-                subscribers: subscribers,
+                subscribers: subscribers, skippedEvents: engines.skippedEvents,
                 storage: engines.store?.statistics)
             return .now(
                 Response(status: 200, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: text))

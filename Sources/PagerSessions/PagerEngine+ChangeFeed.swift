@@ -88,6 +88,11 @@ extension PagerEngine {
     }
 
     func publish(_ event: SessionEvent, to session: Session) {
-        for subscriber in session.subscribers.values { subscriber.continuation.yield(event) }
+        for subscriber in session.subscribers.values { send(event, to: subscriber) }
+    }
+
+    /// Hands `event` to `subscriber`, counting the one it drops when its buffer is full.
+    func send(_ event: SessionEvent, to subscriber: Subscriber) {
+        if case .dropped = subscriber.continuation.yield(event) { skippedEvents += 1 }
     }
 }

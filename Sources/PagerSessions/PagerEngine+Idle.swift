@@ -78,7 +78,7 @@ extension PagerEngine {
             kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager), cause: cause)
         for subscriber in session.subscribers.values {
             accounts.releaseAddress(subscriber.address)
-            if announce { subscriber.continuation.yield(event) }
+            if announce { send(event, to: subscriber) }
             subscriber.continuation.finish()
         }
     }

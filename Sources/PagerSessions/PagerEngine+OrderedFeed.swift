@@ -57,6 +57,7 @@ extension PagerEngine {
             feed.pager = event.snapshot.pager
         }
         if feed.waiting.count > Feed.waitingLimit, let newest = session.durable, newest.version > feed.pager.version {
+            skippedEvents += (newest.version - feed.pager.version - 1) * session.subscribers.count
             feed = Feed(pager: newest)
             publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: newest)), to: session)
         }
@@ -91,6 +92,7 @@ extension PagerEngine {
     /// notifications alone, so a state loaded for another reason is not published.
     func deliverLoaded(_ pager: Pager, to session: Session) {
         guard var feed = session.feed, feed.stuck, pager.version > feed.pager.version else { return }
+        skippedEvents += (pager.version - feed.pager.version - 1) * session.subscribers.count
         feed.waiting = feed.waiting.filter { $0.key > pager.version }
         feed.pager = pager
         feed.stuck = false

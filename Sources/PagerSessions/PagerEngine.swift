@@ -67,6 +67,9 @@ public actor PagerEngine {
     public nonisolated var storedBytes: Int { accounts.storedByteCount }
     /// Sessions evicted for idling since start.
     public internal(set) var evictions = 0
+    /// Events subscribers never received since start because they fell behind: each version a
+    /// subscriber skipped counts once (see ``subscriberBuffer``).
+    public internal(set) var skippedEvents = 0
     /// Sessions looked at by eviction since start: each one evicted, plus at most one that was
     /// not, per sweep. Tests read it to show that eviction never scans the table.
     public internal(set) var evictionVisits = 0

@@ -123,6 +123,9 @@ public final class PagerEngines: Sendable {
     /// Sessions evicted for idling since start, in all shards.
     public var evictions: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.evictions } } }
 
+    /// Events subscribers skipped because they fell behind, in all shards (``PagerEngine/skippedEvents``).
+    public var skippedEvents: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.skippedEvents } } }
+
     /// With a shared store, deletes the stored sessions idle past the TTL (whoever held them);
     /// processes holding copies hear of it from the store. Nothing to do otherwise: each process
     /// deletes what it evicts.

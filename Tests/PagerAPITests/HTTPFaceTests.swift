@@ -100,6 +100,7 @@ struct HTTPFaceTests {
         #expect(text.contains("pagerd_http_request_duration_seconds_bucket"))
         #expect(text.contains("pagerd_live_requests"))
         #expect(text.contains("pagerd_session_evictions 0"))
+        #expect(text.contains("pagerd_event_skips 0"))
     }
 
     @Test("the OpenAPI document parses and lists exactly the routes the router serves")

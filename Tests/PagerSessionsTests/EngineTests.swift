@@ -53,6 +53,21 @@ struct EngineTests {
         #expect(engine.subscriberTotal == 0)
     }
 
+    @Test("a subscriber that does not read keeps the newest 64 events; the older ones count as skipped")
+    func slowSubscriber() async throws {
+        let engine = PagerEngine()
+        let id = try await engine.create(Definitions.mall).id
+        let subscription = try await engine.subscribe(to: id)
+        for _ in 0..<100 { _ = try await engine.apply(.next, to: id) }
+        #expect(await engine.skippedEvents == 36)
+        _ = try await engine.delete(id)  // `deleted` takes the place of the oldest kept, version 38
+        var seen: [(SessionEventKind, Int)] = []
+        for await event in subscription.events { seen.append((event.kind, event.snapshot.version)) }
+        #expect(seen.map(\.1) == Array(39...101) + [101])
+        #expect(seen.last?.0 == .deleted)
+        #expect(await engine.skippedEvents == 37)
+    }
+
     @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once", .runsAlone)
     func concurrentCommands() async throws {
         let engine = PagerEngine()

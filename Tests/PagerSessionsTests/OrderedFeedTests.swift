@@ -78,5 +78,19 @@ struct OrderedFeedTests {
         #expect(await versions(subscription, count: 2) == [2, 3])
         // A new subscriber starts from the version the others saw last.
         #expect(try await engine.subscribe(to: id, from: "10.0.0.2").snapshot.version == 3)
+        #expect(await engine.skippedEvents == 0)
+    }
+
+    @Test("after lost notifications, the state loaded is published and the versions it skips count for each subscriber")
+    func resynchronizationSkips() async throws {
+        let (engine, _, id, subscription) = try await watched()
+        let other = try await engine.subscribe(to: id, from: "10.0.0.2")
+        let one = subscription.snapshot.pager
+        let four = try moved(moved(moved(one, to: 2), to: 3), to: 4)
+        await engine.expectResynchronization()
+        await engine.adopt(StoredSession(id: id, pager: four, lastUsed: 0))
+        #expect(await versions(subscription, count: 1) == [4])
+        #expect(await versions(other, count: 1) == [4])
+        #expect(await engine.skippedEvents == 4)  // versions 2 and 3, for each of the two
     }
 }
