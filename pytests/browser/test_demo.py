@@ -261,8 +261,9 @@ def test_client_module_commands_conflicts_and_events(pagerd, browser):
           log.again = [again.version, again.index, a.version];
           const changes = [];
           a.addEventListener("change", (e) => changes.push([e.detail.kind, e.detail.state.version, e.detail.cause]));
+          const opened = new Promise((resolve) => a.addEventListener("open", resolve, { once: true }));
           a.follow();
-          await new Promise((r) => setTimeout(r, 300));
+          await opened;                          // subscribed: every change from here is seen
           await b.refresh();                     // b reads version 3 (not followed: no events)
           await b.previous();                    // version 4, seen through a's stream
           log.followed = await until(() => a.version === 4);

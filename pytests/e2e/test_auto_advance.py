@@ -3,6 +3,7 @@ control endpoint, and a ticking session kept across kill -9 with the SQLite stor
 import signal
 import time
 
+from support import wait_until
 from test_events import EventReader
 
 
@@ -13,11 +14,12 @@ def create(server, body):
 
 
 def test_the_documented_example_ticks_reach_every_watcher_then_stop(pagerd):
-    state = create(pagerd, {"template": "media", "autoAdvance": {"enabled": True, "interval": 200, "atEnd": "stop"}})
+    # The interval leaves the watchers a second to subscribe before the first tick.
+    state = create(pagerd, {"template": "media", "autoAdvance": {"enabled": True, "interval": 1000, "atEnd": "stop"}})
     sid = state["id"]
     assert state["autoAdvance"]["running"] is True and state["accessibility"]["liveRegion"] == "off"
     created = time.time() * 1000
-    assert abs(state["autoAdvance"]["dueAt"] - (created + 200)) < 1000
+    assert abs(state["autoAdvance"]["dueAt"] - (created + 1000)) < 1000
     watchers = [EventReader(pagerd.port, sid), EventReader(pagerd.port, sid)]
     for watcher in watchers:
         assert watcher.next_event()[:2] == (1, "state")
@@ -30,7 +32,7 @@ def test_the_documented_example_ticks_reach_every_watcher_then_stop(pagerd):
         assert second[2]["autoAdvance"]["enabled"] is False and second[2]["autoAdvance"]["running"] is False
         assert "announcement" not in second[2]
     # Halted: nothing more arrives, and the state stays at version 3.
-    time.sleep(0.6)
+    time.sleep(1.2)
     status, headers, body = pagerd.json("GET", f"/v1/sessions/{sid}")
     assert body["version"] == 3 and headers["etag"] == '"3"'
     for watcher in watchers:
@@ -38,7 +40,8 @@ def test_the_documented_example_ticks_reach_every_watcher_then_stop(pagerd):
 
 
 def test_rewind_and_control_endpoint(pagerd):
-    sid = create(pagerd, {"template": "media", "autoAdvance": {"enabled": True, "interval": 150}})["id"]
+    # The interval leaves the watcher 400 ms to subscribe before the first tick.
+    sid = create(pagerd, {"template": "media", "autoAdvance": {"enabled": True, "interval": 400}})["id"]
     watcher = EventReader(pagerd.port, sid)
     watcher.next_event()
     events = [watcher.next_event() for _ in range(3)]
@@ -47,13 +50,13 @@ def test_rewind_and_control_endpoint(pagerd):
     assert rewind["direction"] == "reverse" and [k["index"] for k in rewind["keyframes"]] == [0]
     status, _, paused = pagerd.json("POST", f"/v1/sessions/{sid}/autoAdvance", {"action": "pause"})
     assert status == 200 and paused["autoAdvance"]["pausedBy"] == "control"
-    assert 0 <= paused["autoAdvance"]["remaining"] <= 150 and paused["autoAdvance"]["dueAt"] is None
+    assert 0 <= paused["autoAdvance"]["remaining"] <= 400 and paused["autoAdvance"]["dueAt"] is None
     assert paused["accessibility"]["liveRegion"] == "polite"
     control_event = None
     while control_event is None or control_event[0] < paused["version"]:
         control_event = watcher.next_event()
     assert control_event[1] == "autoAdvanceChanged" and control_event[2]["cause"] == "request"
-    time.sleep(0.5)
+    time.sleep(0.8)
     assert pagerd.json("GET", f"/v1/sessions/{sid}")[2]["version"] == paused["version"]
     status, _, problem = pagerd.json("POST", f"/v1/sessions/{sid}/autoAdvance", {"action": "faster"})
     assert status == 400 and problem["field"] == "action"
@@ -73,9 +76,9 @@ def test_a_ticking_session_survives_kill_9_with_its_timer(start_pagerd, tmp_path
     paused = create(server, {"template": "media", "autoAdvance": {"enabled": True, "interval": 60000}})["id"]
     status, _, held = server.json("POST", f"/v1/sessions/{paused}/autoAdvance", {"action": "pause"})
     assert status == 200
-    time.sleep(1.0)
-    before = server.json("GET", f"/v1/sessions/{ticking}")[2]
-    assert before["version"] >= 3
+    # Ticks are read once committed: two of them, however slow the disk.
+    before = wait_until("two ticks committed", lambda state: state["version"] >= 3, 10, 0.05,
+                        observe=lambda: server.json("GET", f"/v1/sessions/{ticking}")[2])
     server.stop(signal.SIGKILL)
     server = start_pagerd(env)
     # The paused timer comes back exactly as acknowledged.
@@ -83,6 +86,5 @@ def test_a_ticking_session_survives_kill_9_with_its_timer(start_pagerd, tmp_path
     # The ticking one comes back at least at the version read, and goes on ticking.
     after = server.json("GET", f"/v1/sessions/{ticking}")[2]
     assert after["version"] >= before["version"] and after["autoAdvance"]["running"] is True
-    time.sleep(0.8)
-    later = server.json("GET", f"/v1/sessions/{ticking}")[2]
-    assert later["version"] > after["version"]
+    wait_until("a tick after the restart", lambda state: state["version"] > after["version"], 10, 0.05,
+               observe=lambda: server.json("GET", f"/v1/sessions/{ticking}")[2])

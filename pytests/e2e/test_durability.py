@@ -206,11 +206,11 @@ def test_sessions_idle_past_the_ttl_are_not_revived(start_pagerd, tmp_path):
     idle = start_pagerd(sqlite_env(idle_path, PAGERD_IDLE_TTL="2"))
     reader = start_pagerd(sqlite_env(read_path, PAGERD_IDLE_TTL="2"))
     control = start_pagerd(sqlite_env(control_path, PAGERD_IDLE_TTL="3600"))
-    read_id = create(reader)["id"]
     expired_id = create(idle)["id"]
     mutate(idle, expired_id, "next")
     kept = create(control)["id"]
     kept_state = mutate(control, kept, "next")
+    read_id = create(reader)["id"]  # last: the reads below must begin within its TTL
     last_use = time.time()
     assert idle.stop(signal.SIGTERM) == 0
     assert control.stop(signal.SIGKILL) == -signal.SIGKILL
@@ -221,10 +221,11 @@ def test_sessions_idle_past_the_ttl_are_not_revived(start_pagerd, tmp_path):
     assert reader.stop(signal.SIGTERM) == 0
     time.sleep(max(0.0, last_use + 3.0 - time.time()))  # 3 s since the sessions were created
 
-    idle = start_pagerd(sqlite_env(idle_path, PAGERD_IDLE_TTL="2"))
-    assert_gone(idle, expired_id)
+    # The read session first: its last recorded use (at most every TTL/8) is under a second old here.
     reader = start_pagerd(sqlite_env(read_path, PAGERD_IDLE_TTL="2"))
     assert read(reader, read_id)["version"] == 1
+    idle = start_pagerd(sqlite_env(idle_path, PAGERD_IDLE_TTL="2"))
+    assert_gone(idle, expired_id)
     control = start_pagerd(sqlite_env(control_path, PAGERD_IDLE_TTL="3600"))
     assert_same_state(read(control, kept), kept_state)
     assert mutate(control, kept, "next")["version"] == 3

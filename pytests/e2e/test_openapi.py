@@ -370,8 +370,8 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     ]:
         assert keyed.json(method, path, body, credential)[2]["code"] == code, (method, path)
     assert keyed.json("POST", f"/v1/sessions/{sid}/next", None, bearer(minted["token"]))[0] == 200
-    # Expired 29 s ago: accepted (30 s of leeway), and the stream ends a second later.
-    stream = rawhttp.EventStream(keyed.port, sid, query=f"?access_token={token('watch', sid, exp=time.time() - 29)}")
+    # Expired 27 s ago, in whole seconds: accepted (30 s of leeway), and the stream ends 2 to 3 s later.
+    stream = rawhttp.EventStream(keyed.port, sid, query=f"?access_token={token('watch', sid, exp=int(time.time()) - 27)}")
     contract.check("GET", f"/v1/sessions/{sid}/events", stream.status, stream.headers, b"")
     seen = []
     while (event := stream.next_event()) is not None:
