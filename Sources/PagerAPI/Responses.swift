@@ -26,13 +26,19 @@ func answer<T: Sendable>(
 }
 
 /// Runs `operation` on the shard of session `id`. With a shared store, a session the shard does
-/// not hold is loaded from the store first, and `operation` runs again.
+/// not hold is loaded from the store first, and `operation` runs again; so is one whose version
+/// did not match a precondition, since the copy held may lag another instance's change that a
+/// client already knows of (its notification still on the way): a precondition is checked
+/// against the newest version, as on one node.
 func loadingFirst<T: Sendable>(
     _ id: SessionID, in engines: PagerEngines, _ operation: @Sendable (isolated PagerEngine) throws(EngineError) -> T
 ) async throws(EngineError) -> T {
     do {
         return try engines.shard(for: id).withLock(operation)
     } catch .sessionNotFound {
+        guard try await engines.load(id) else { throw .sessionNotFound }
+        return try engines.shard(for: id).withLock(operation)
+    } catch .versionMismatch where engines.store?.isShared == true {
         guard try await engines.load(id) else { throw .sessionNotFound }
         return try engines.shard(for: id).withLock(operation)
     }

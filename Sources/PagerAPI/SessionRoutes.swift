@@ -157,7 +157,7 @@ struct SessionRoutes {
             let settings: PagerSettings
             do { settings = try current.pager.settings.patched(with: body) } catch { throw .pager(error) }
             do throws(EngineError) {
-                return try engines.shard(for: id).withLock { engine throws(EngineError) in
+                return try await loadingFirst(id, in: engines) { engine throws(EngineError) in
                     try engine.apply(
                         .updateSettings(settings), to: id, precondition: precondition,
                         expectedVersion: current.version)

@@ -43,22 +43,30 @@ extension PagerEngine {
         }
         guard version > feed.pager.version else { return }
         feed.waiting[version] = arrival
-        while let next = feed.waiting.removeValue(forKey: feed.pager.version + 1) {
-            guard let event = event(for: next, after: feed.pager, in: session) else {
-                // Not followable from here (too large to notify, or not fitting): the row is
-                // loaded, and its state published when it comes (``deliverLoaded(_:to:)``).
-                feed.waiting[feed.pager.version + 1] = next
-                feed.stuck = true
-                session.feed = feed
-                loadShared?(session.id)
-                return
+        while true {
+            while let next = feed.waiting.removeValue(forKey: feed.pager.version + 1) {
+                guard let event = event(for: next, after: feed.pager, in: session) else {
+                    // Not followable from here (too large to notify, or not fitting): the row is
+                    // loaded, and its state published when it comes (``deliverLoaded(_:to:)``).
+                    feed.waiting[feed.pager.version + 1] = next
+                    feed.stuck = true
+                    session.feed = feed
+                    loadShared?(session.id)
+                    return
+                }
+                publish(event, to: session)
+                feed.pager = event.snapshot.pager
             }
-            publish(event, to: session)
-            feed.pager = event.snapshot.pager
-        }
-        if feed.waiting.count > Feed.waitingLimit, let newest = session.durable, newest.version > feed.pager.version {
+            // Too many waiting: the newest state held is published, and the changes after it
+            // follow. (The state held may be older than `arrival`, which is taken in after it
+            // is delivered, so changes past it are kept.)
+            guard feed.waiting.count > Feed.waitingLimit, let newest = session.durable,
+                newest.version > feed.pager.version
+            else { break }
             skippedEvents += (newest.version - feed.pager.version - 1) * session.subscribers.count
-            feed = Feed(pager: newest)
+            feed.waiting = feed.waiting.filter { $0.key > newest.version }
+            feed.pager = newest
+            feed.stuck = false
             publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: newest)), to: session)
         }
         session.feed = feed

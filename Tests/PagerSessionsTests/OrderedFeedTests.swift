@@ -81,6 +81,25 @@ struct OrderedFeedTests {
         #expect(await engine.skippedEvents == 0)
     }
 
+    @Test("past 256 changes waiting for a lost one, the newest state held is published and the changes after it follow")
+    func tooManyWaiting() async throws {
+        let (engine, _, id, subscription) = try await watched()
+        var states = [subscription.snapshot.pager]  // states[k] is version k + 1
+        for version in 2...260 { states.append(try moved(states[states.count - 1], to: version)) }
+        func change(_ pager: Pager) -> RemoteChange {
+            RemoteChange(
+                id: id, version: pager.version, announcement: ChangeAnnouncement(kind: .pageChanged, cause: .request),
+                state: .whole(pager))
+        }
+        // Version 2's notification is lost; 3…259 wait for it, and the 257th to wait (259) is one
+        // too many: the newest state held (258, since a change is taken in after it is delivered)
+        // is published, then 259, which came past it, and 260.
+        for pager in states[2...258] { _ = await engine.absorb(change(pager)) }  // versions 3…259
+        _ = await engine.absorb(change(states[259]))  // version 260
+        #expect(await versions(subscription, count: 3) == [258, 259, 260])
+        #expect(await engine.skippedEvents == 256)  // versions 2…257
+    }
+
     @Test("after lost notifications, the state loaded is published and the versions it skips count for each subscriber")
     func resynchronizationSkips() async throws {
         let (engine, _, id, subscription) = try await watched()

@@ -9,6 +9,8 @@ public final class HandStore: SessionStore, Sendable {
     private struct State {
         var waiting: [(change: SessionChange, completion: (@Sendable (StoreError?) -> Void)?)] = []
         var refusal: StoreError?
+        /// Rows other processes wrote (``hold(_:)``), for loads.
+        var rows: [SessionID: StoredSession] = [:]
     }
 
     private let state = Locked(State())
@@ -16,7 +18,7 @@ public final class HandStore: SessionStore, Sendable {
     public let isShared: Bool
 
     /// A store that keeps what is submitted until a test answers it; `shared` makes it play a
-    /// shared one (loads find nothing).
+    /// shared one (loads find what ``hold(_:)`` put there, nothing else).
     public init(shared: Bool = false) { isShared = shared }
 
     /// The changes waiting for an answer, oldest first.
@@ -33,6 +35,13 @@ public final class HandStore: SessionStore, Sendable {
             if let refusal = state.refusal { throw refusal }
             state.waiting.append((change, completion))
         }
+    }
+
+    /// Holds `stored` as another process wrote it: loads of its id find it from now on.
+    public func hold(_ stored: StoredSession) { state.withLock { $0.rows[stored.id] = stored } }
+
+    public func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void) {
+        completion(.success(state.withLock { $0.rows[id] }))
     }
 
     /// Refuses submissions from now on (nil accepts them again).

@@ -138,14 +138,15 @@ def test_shutting_down_comes_before_the_token(start_pagerd):
 
         server.proc.send_signal(signal.SIGTERM)
         # /readyz needs no token: its first answer that closes the connection says the stop has
-        # begun. That is `shutting_down`, or a 200 the stop overtook between the request's check
-        # and its answer (the server then closes the connection after it).
+        # begun. That is `shutting_down`, or an answer the stop overtook between the request's
+        # check and its answer (the server then closes the connection after it): a 200, or the
+        # 503 `not_ready` it answers from the moment the stop begins.
         def readiness():
             status, answered, body = probe.request("GET", "/readyz")
             return status, json.loads(body).get("code"), answered.get("connection")
         status, code, _ = wait_until("/readyz closing a kept-alive connection", lambda seen: seen[2] == "close",
                                      5, 0.01, observe=readiness)
-        assert (status, code) in {(503, "shutting_down"), (200, None)}, (status, code)
+        assert (status, code) in {(503, "shutting_down"), (503, "not_ready"), (200, None)}, (status, code)
         for connection, headers in credentials:
             status, answered, body = connection.request("GET", f"/v1/sessions/{sid}", headers=headers)
             assert (status, json.loads(body)["code"]) == (503, "shutting_down"), (status, answered, body)
