@@ -8,15 +8,27 @@ final class FileLock {
     private var descriptor: Int32
     let path: String
 
-    /// Takes the lock on `path` (creating the file), or throws why not: held by another process,
-    /// or the file cannot be opened.
+    /// How long a lock held by someone else is waited for before the store is refused: a process
+    /// that is stopping (a restart) still holds it for a moment, and so does, until it runs its
+    /// program, a child that a process (a test runner) starts while its store closes, since the
+    /// child shares the lock file's descriptor until then.
+    static let patience = Duration.seconds(1)
+
+    /// Takes the lock on `path` (creating the file), or throws why not: held by another process
+    /// for longer than ``patience``, or the file cannot be opened.
     init(path: String) throws(StoreOpenError) {
         self.path = path
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StoreOpenError(.unusable, "cannot open the lock file \(path): \(FileLock.lastError())")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let deadline = ContinuousClock.now + Self.patience
+        var taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        while !taken, errno == EWOULDBLOCK, ContinuousClock.now < deadline {
+            usleep(10_000)
+            taken = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+        guard taken else {
             let busy = errno == EWOULDBLOCK
             let reason = FileLock.lastError()
             close(descriptor)
