@@ -91,8 +91,11 @@ extension PagerEngine {
         for subscriber in session.subscribers.values { send(event, to: subscriber) }
     }
 
-    /// Hands `event` to `subscriber`, counting the one it drops when its buffer is full.
+    /// Hands `event` to `subscriber`, counting the one it drops when its buffer is full, unless
+    /// that one only repeated a version (`actionRequested`).
     func send(_ event: SessionEvent, to subscriber: Subscriber) {
-        if case .dropped = subscriber.continuation.yield(event) { skippedEvents += 1 }
+        if case .dropped(let dropped) = subscriber.continuation.yield(event), dropped.kind != .actionRequested {
+            skippedEvents += 1
+        }
     }
 }

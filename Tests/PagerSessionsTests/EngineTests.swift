@@ -68,6 +68,23 @@ struct EngineTests {
         #expect(await engine.skippedEvents == 37)
     }
 
+    @Test("events that only repeat a version (actionRequested) are not counted as skipped when dropped")
+    func repeatsAreNotSkips() async throws {
+        var settings = PagerSettings()
+        settings.trailingAction = PagerAction(id: "add", title: "Add")
+        let engine = PagerEngine()
+        let id = try await engine.create(
+            PagerDefinition(pages: [Page(id: "a", title: "A")], initialPage: nil, settings: settings, catalog: [])
+        ).id
+        let subscription = try await engine.subscribe(to: id)
+        for _ in 0..<100 {
+            let result = try await engine.apply(.next, to: id)  // at the end: asks for the action
+            #expect(result.outcome.actionRequested != nil && result.snapshot.version == 1)
+        }
+        #expect(await engine.skippedEvents == 0)
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("commands from many tasks on one session apply one at a time: versions 2…801 each once", .runsAlone)
     func concurrentCommands() async throws {
         let engine = PagerEngine()
