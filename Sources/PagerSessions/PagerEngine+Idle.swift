@@ -76,6 +76,11 @@ extension PagerEngine {
         EngineAccounts.release(accounts.subscribers, session.subscribers.count)
         let event = SessionEvent(
             kind: .deleted, snapshot: SessionSnapshot(id: id, pager: session.durable ?? session.pager), cause: cause)
+        // With a shared store's feed, the versions between the last published and the one
+        // `deleted` shows were never published.
+        if announce, let seen = session.feed?.pager.version {
+            skippedEvents += max(0, event.snapshot.version - seen - 1) * session.subscribers.count
+        }
         for subscriber in session.subscribers.values {
             accounts.releaseAddress(subscriber.address)
             if announce { send(event, to: subscriber) }

@@ -100,6 +100,24 @@ struct OrderedFeedTests {
         #expect(await engine.skippedEvents == 256)  // versions 2…257
     }
 
+    @Test("a deletion while changes wait for a lost one ends the stream, and the versions never published count")
+    func deletedWhileWaiting() async throws {
+        let (engine, _, id, subscription) = try await watched()
+        let two = try moved(subscription.snapshot.pager, to: 2), three = try moved(two, to: 3)
+        _ = await engine.absorb(
+            RemoteChange(
+                id: id, version: 3, announcement: ChangeAnnouncement(kind: .pageChanged, cause: .request),
+                state: .whole(three)))
+        _ = await engine.absorb(
+            RemoteChange(
+                id: id, version: 4, announcement: ChangeAnnouncement(kind: .deleted, cause: .request),
+                state: .deleted))
+        var seen: [(SessionEventKind, Int)] = []
+        for await event in subscription.events { seen.append((event.kind, event.snapshot.version)) }
+        #expect(seen.map(\.0) == [.deleted] && seen.map(\.1) == [3])
+        #expect(await engine.skippedEvents == 1)  // version 2
+    }
+
     @Test("after lost notifications, the state loaded is published and the versions it skips count for each subscriber")
     func resynchronizationSkips() async throws {
         let (engine, _, id, subscription) = try await watched()
