@@ -23,6 +23,16 @@ extension PagerEngine {
         /// and jumps to the newest state (only when notifications were lost, which a listener
         /// that reconnects repairs with `state` events anyway).
         static let waitingLimit = 256
+
+        /// Moves the feed on to `newer`, a state past the one published last, dropping the
+        /// changes up to it; returns how many versions its subscribers skip.
+        mutating func jump(to newer: Pager) -> Int {
+            let skipped = newer.version - pager.version - 1
+            waiting = waiting.filter { $0.key > newer.version }
+            pager = newer
+            stuck = false
+            return skipped
+        }
     }
 
     /// A change that reached the engine, to publish in its version's turn.
@@ -63,11 +73,8 @@ extension PagerEngine {
             guard feed.waiting.count > Feed.waitingLimit, let newest = session.durable,
                 newest.version > feed.pager.version
             else { break }
-            skippedEvents += (newest.version - feed.pager.version - 1) * session.subscribers.count
-            feed.waiting = feed.waiting.filter { $0.key > newest.version }
-            feed.pager = newest
-            feed.stuck = false
-            publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: newest)), to: session)
+            skippedEvents += feed.jump(to: newest) * session.subscribers.count
+            publishState(newest, to: session)
         }
         session.feed = feed
     }
@@ -100,16 +107,18 @@ extension PagerEngine {
     /// notifications alone, so a state loaded for another reason is not published.
     func deliverLoaded(_ pager: Pager, to session: Session) {
         guard var feed = session.feed, feed.stuck, pager.version > feed.pager.version else { return }
-        skippedEvents += (pager.version - feed.pager.version - 1) * session.subscribers.count
-        feed.waiting = feed.waiting.filter { $0.key > pager.version }
-        feed.pager = pager
-        feed.stuck = false
+        skippedEvents += feed.jump(to: pager) * session.subscribers.count
         session.feed = feed
-        publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: pager)), to: session)
+        publishState(pager, to: session)
         if let (version, next) = feed.waiting.min(by: { $0.key < $1.key }), version == pager.version + 1 {
             session.feed?.waiting[version] = nil
             deliver(next, version: version, to: session)
         }
+    }
+
+    /// Publishes `pager` as a `state` event: what subscribers get when their feed jumped.
+    private func publishState(_ pager: Pager, to session: Session) {
+        publish(SessionEvent(kind: .state, snapshot: SessionSnapshot(id: session.id, pager: pager)), to: session)
     }
 
     /// After a shared store's notifications were interrupted: every watched session's feed takes
