@@ -600,7 +600,7 @@ export interface SessionEventMap {
   /** The event stream is connected (again): changes from now on arrive. */
   open: SessionEvent<{}>;
   deleted: SessionEvent<{ cause: Cause }>;
-  /** The event stream gave up (401, 403, 404, 410, or an expired token); `following` is false. */
+  /** The event stream gave up (400, 401, 403, 404, 405, 410, or an expired token); `following` is false. */
   stopped: SessionEvent<{ error: PagerdError }>;
   /** The stream failed and will be opened again; or a swipe's report or a settings read failed. */
   error: SessionEvent<{ error: PagerdError }>;

@@ -5,7 +5,8 @@
 //   a scroll: a client draws every frame of a swipe itself, at once, exactly as the server will.
 // - `PagerdClient` and `Session` send commands (with If-Match: a conflict is reported, never
 //   re-sent behind the caller's back), follow the session's event stream (read with fetch, so it
-//   carries the bearer token and stops on 401, 403 and 404), and keep the newest state document.
+//   carries the bearer token and stops on a refusal that retrying will not change), and keep the
+//   newest state document.
 //   The token is pagerd's authToken or an access token (a JWT for one session: `watch`, `drive`
 //   or `control`); `Session.mintToken()` asks pagerd for one (a "share to watch" link), and
 //   `Session.eventSourceURL()` gives the stream's URL with `?access_token=` for EventSource.
@@ -997,9 +998,9 @@ export function releasesByVelocity(settings) {
  * `settings` the session's settings once loaded (kept current while the session follows its
  * events). Events: "change" (detail `{state, kind, cause}`), "settings" (detail `{settings}`),
  * "open" (the event stream is connected; changes from now on arrive),
- * "deleted" (detail `{cause}`), "stopped" (detail `{error}`: the event stream gave up, e.g. on
- * 401, 403 or 404; `following` is false), and "error" (detail `{error}`: the stream failed and
- * will try again; or a background settings load failed).
+ * "deleted" (detail `{cause}`), "stopped" (detail `{error}`: the event stream gave up, on 400,
+ * 401, 403, 404, 405 or 410 or an expired token; `following` is false), and "error" (detail
+ * `{error}`: the stream failed and will try again; or a background settings load failed).
  */
 export class Session extends EventTarget {
   /** While a new token for the stream is fetched (refreshToken): a promise, else null. */
@@ -1335,7 +1336,7 @@ export class Session extends EventTarget {
   // The stream is read with fetch and parsed here rather than with EventSource, because
   // EventSource neither sends headers (the bearer token would have to go in the URL, where it
   // reaches logs) nor shows the status of a refused stream (it retries a 401 or a 404 forever).
-  // With fetch, a refusal is a status: 401, 403, 404 and 410 stop the stream and are reported
+  // With fetch, a refusal is a status: 400, 401, 403, 404, 405 and 410 stop the stream and are reported
   // ("stopped"); a network failure, a 5xx or the end of the stream is retried from the last
   // version seen (Last-Event-ID), waiting longer each time (up to 5 s), so nothing is missed.
 

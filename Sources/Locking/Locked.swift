@@ -11,7 +11,7 @@
 /// `Synchronization.Mutex`, because ThreadSanitizer intercepts `pthread_mutex_lock` and so checks
 /// what this lock guards (it cannot see the futex under `Mutex` on Linux and reported every access
 /// under one as a race). A thread that must sleep until the value changes (a writer thread waiting
-/// for work) waits on the lock's condition variable with ``wait(until:)``.
+/// for work) waits on the lock's condition variable with ``wait(until:then:)``.
 public struct Locked<Value>: @unchecked Sendable {
     // @unchecked: the value is touched only while the mutex is held.
     private let storage: Storage

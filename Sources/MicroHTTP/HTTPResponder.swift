@@ -37,7 +37,8 @@ public protocol HTTPResponder: Sendable {
     /// docs/architecture.md lists under «Threads and locks»).
     func respond(to request: Request) -> Reply
 
-    /// Answers a request the server refused on its own; called synchronously on a server thread,
-    /// so it must be quick and must not wait.
+    /// Answers a request the server refused on its own; called synchronously on a server thread
+    /// (and by ``HTTPServer/stop()`` for the requests still waiting), so it must be quick and must
+    /// not wait.
     func response(for refusal: HTTPRefusal) -> Response
 }

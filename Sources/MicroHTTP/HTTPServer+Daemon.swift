@@ -96,7 +96,7 @@ extension HTTPServer {
         }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
-        let threads = config.threading == .epollPool ? max(2, config.threadPoolSize) : max(1, config.threadPoolSize)
+        let threads = config.serverThreads
         // libmicrohttpd splits its connection limit evenly between its threads, and a thread at
         // its share accepts no more: long-lived streams that filled one thread's share left every
         // new request to the other threads (an audience of 10,000 at a limit of 10,256 put all

@@ -19,6 +19,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Internal threads, each serving its share of the connections: 1 or more for `.poll`, at
     /// least 2 for `.epollPool`. Requests are answered on these threads.
     public var threadPoolSize: Int
+    /// The internal threads the server runs: `threadPoolSize`, and at least 2 for `.epollPool`.
+    public var serverThreads: Int { threading == .epollPool ? max(2, threadPoolSize) : max(1, threadPoolSize) }
     /// Connections served at once, over all the threads; a connection accepted beyond it is
     /// closed at once. (Threads accepting at the same instant may each pass it by one.)
     public var connectionLimit: Int

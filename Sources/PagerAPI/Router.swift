@@ -35,8 +35,10 @@ public enum RouteAnswer: Sendable {
 }
 
 /// A route's handler: called on the server thread that read the request, it answers now or
-/// returns the work that waits. It may enter an engine shard (``PagerEngine/withLock(_:)``),
-/// and must wait for nothing else.
+/// returns the work that waits. It may enter an engine shard (``PagerEngine/withLock(_:)``) or
+/// take one of the short locks docs/architecture.md lists for server threads («Threads and
+/// locks»: `/readyz` and `/metrics` read the store's and the metrics' state), and must wait for
+/// nothing else.
 public typealias RouteHandler = @Sendable (RouteContext) throws(APIError) -> RouteAnswer
 
 /// Maps a method and a path pattern such as `/v1/sessions/{id}` to a handler.

@@ -105,7 +105,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// The number of engine shards in force: `engineShards`, or four per server thread.
-    public var shardCount: Int { engineShards > 0 ? engineShards : 4 * max(1, server.threadPoolSize) }
+    public var shardCount: Int { engineShards > 0 ? engineShards : 4 * server.serverThreads }
 
     /// The engine's limits.
     public var engineLimits: EngineLimits {

@@ -2,8 +2,8 @@ private import CLibPQ
 import Foundation
 
 /// One connection to PostgreSQL through libpq, the only file that touches libpq. Blocking calls,
-/// made by one thread at a time (the store's writer thread, or the caller of ``PostgresSessionStore/recover()``
-/// before it starts).
+/// made by one thread at a time (the thread that opens the store, until the store's writer thread
+/// it starts takes the connection over).
 ///
 /// Parameters go in the binary format where that saves work (`bytea`), text otherwise; results
 /// are read in the binary format, typed by the column types the queries declare (`bigint`,

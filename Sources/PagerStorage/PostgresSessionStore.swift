@@ -24,7 +24,8 @@ import Synchronization
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     // @unchecked: the queue and `listenerRunning` guard their own state; `listenerConnected` is
-    // atomic; the connection belongs to the writer thread once recovery is done.
+    // atomic; the connection is used by `init` on the opening thread, then only by the writer thread
+    // `init` starts last.
 
     /// How the store is set up.
     public struct Options: Sendable {

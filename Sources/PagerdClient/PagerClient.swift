@@ -29,7 +29,7 @@ public typealias ProblemCode = Components.Schemas.ProblemCode
 /// let client = PagerClient(baseURL: URL(string: "https://pager.example.com")!, token: token)
 /// var state = try await client.createSession(template: "media")
 /// state = try await client.next()
-/// for try await event in await client.events() { draw(event.state) }
+/// for try await event in try await client.events() { draw(event.state) }
 /// ```
 ///
 /// The client is an actor: calls from many tasks are safe, and each is one request (two for

@@ -29,6 +29,18 @@ struct ConfigurationTests {
         #expect(configuration.authToken == nil)
     }
 
+    @Test("engineShards 0 means four shards per server thread the server runs (epoll-pool runs at least 2)")
+    func shardCount() throws {
+        func shards(_ environment: [String: String]) throws -> Int {
+            try ConfigurationLoader(environment: environment, configFlag: nil).load().shardCount
+        }
+        #expect(try shards([:]) == 8)
+        #expect(try shards(["PAGERD_THREAD_POOL_SIZE": "1"]) == 4)
+        #expect(try shards(["PAGERD_THREAD_POOL_SIZE": "1", "PAGERD_THREADING": "epoll-pool"]) == 8)
+        #expect(try shards(["PAGERD_THREAD_POOL_SIZE": "3", "PAGERD_THREADING": "epoll-pool"]) == 12)
+        #expect(try shards(["PAGERD_THREAD_POOL_SIZE": "1", "PAGERD_ENGINE_SHARDS": "5"]) == 5)
+    }
+
     @Test("the environment overrides the file and flags override both")
     func precedence() throws {
         let path = try writeFile(#"{"port": 9000, "maxPages": 10, "host": "0.0.0.0", "logFormat": "json"}"#)
