@@ -180,8 +180,10 @@ struct PageStrip {
 
     /// Calls `body` with the pages to preload on `current`, `preload` on each side of those on
     /// screen at rest (of the current page alone with one page per view), nearest first (the one
-    /// before first at equal distance), without the current page and each page once.
-    func forEachPreload(current: Int, preload: Int, _ body: (Int) -> Void) {
+    /// before first at equal distance), without the current page and each page once. With
+    /// `namingScrolled`, at least one on each side when pages besides the current one are on
+    /// screen: the pages a scroll can bring into view.
+    func forEachPreload(current: Int, preload: Int, namingScrolled: Bool = false, _ body: (Int) -> Void) {
         var first = current, last = current
         if !onePerView {
             let rest = restOffset(current)
@@ -190,8 +192,9 @@ struct PageStrip {
                 last = max(last, position)
             }
         }
-        first -= preload
-        last += preload
+        let reach = namingScrolled && (first < current || last > current) ? max(1, preload) : preload
+        first -= reach
+        last += reach
         // The positions visited form one unbroken run around the current one, growing by one
         // each time, so in a loop the first n − 1 of them are n − 1 distinct pages: counting is
         // all it takes to avoid repeats, with no set to hash into.

@@ -66,7 +66,10 @@ extension Pager {
 
     /// The indexes within `preload` steps on each side, nearest first (before, then after, at each
     /// distance), without the current page and without repeats in a small loop. With several
-    /// pages per view the steps are counted from the first and the last page on screen at rest.
+    /// pages per view the steps are counted from the first and the last page on screen at rest;
+    /// without tabs (which name every page) the list then reaches at least one step past them,
+    /// even with `preload` 0, so the state names every page a scroll can show (docs/api.md,
+    /// «Several pages per viewport»).
     public var preloadIndices: [Int] {
         guard index != nil else { return [] }
         var result: [Int] = []
@@ -81,7 +84,8 @@ extension Pager {
     /// Calls `body` with each of ``preloadIndices`` in order, building no list.
     public func forEachPreloadIndex(_ body: (Int) -> Void) {
         guard let current = index else { return }
-        pageStrip.forEachPreload(current: current, preload: settings.preload, body)
+        pageStrip.forEachPreload(
+            current: current, preload: settings.preload, namingScrolled: settings.tabBar.layout == .none, body)
     }
 
     /// The trailing action, reported only while the current page of a bounded pager is its last.

@@ -169,9 +169,26 @@ struct PagesPerViewTests {
             make: { try pager(10, perView: 2, spacing: 10, initial: 3) { $0.preload = 2 } }, pageSize: 190,
             pageOffset: 600, visible: [(3, 1), (4, 1)], preload: [2, 4, 1, 5, 6]),
         Case(
-            name: "preload 0 still lists the other pages on screen",
+            name: "preload 0 with tabs lists the other pages on screen",
+            make: {
+                try makePager(10, initial: 3) {
+                    $0.pagesPerView = 2
+                    $0.pageSpacing = 10
+                    $0.preload = 0
+                }
+            }, pageSize: 190, pageOffset: 600, visible: [(3, 1), (4, 1)], preload: [4]),
+        Case(
+            name: "preload 0 without tabs reaches one past the pages on screen: a swipe can show them",
             make: { try pager(10, perView: 2, spacing: 10, initial: 3) { $0.preload = 0 } }, pageSize: 190,
-            pageOffset: 600, visible: [(3, 1), (4, 1)], preload: [4]),
+            pageOffset: 600, visible: [(3, 1), (4, 1)], preload: [2, 4, 5]),
+        Case(
+            name: "preload 0 without tabs, peeking from the first page: the page past the peek",
+            make: { try pager(5, perView: 1.25, initial: 1) { $0.preload = 0 } }, pageSize: 312,
+            pageOffset: 312, visible: [(1, 1), (2, 0.25)], preload: [0, 2, 3]),
+        Case(
+            name: "preload 0 without tabs and only the current page on screen: previous and next name the rest",
+            make: { try pager(5, spacing: 10, initial: 1) { $0.preload = 0 } }, pageSize: 390,
+            pageOffset: 400, visible: [(1, 1)], preload: []),
     ]
 
     @Test("page size, pageOffset, visible, preload and the progress a scroll input gives", arguments: cases)

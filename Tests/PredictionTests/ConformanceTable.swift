@@ -340,6 +340,15 @@ func conformanceTable() -> [TableConfig] {
                 ])
         }
     }
+    // Without tabs and with `preload` 0, the page past those on screen is named by `preload` alone.
+    let untabbed: [(JSONObject, String)] = [
+        (["pagesPerView": 1.25, "pageSpacing": 10, "centered": true], "bounded"), (["pagesPerView": 2.5], "loop"),
+    ]
+    for (viewport, mode) in untabbed {
+        add(
+            "pages/no-tabs/preload-0/\(JSONWriter.string(.object(viewport)))/\(mode)", P.seven,
+            ["mode": .string(mode), "viewport": .object(viewport), "preload": 0, "tabBar": ["layout": "none"]])
+    }
     return configs
 }
 

@@ -229,6 +229,10 @@ function table(features) {
         });
       }
     }
+    // Without tabs and with `preload` 0, the page past those on screen is named by `preload` alone.
+    for (const [viewport, mode] of [[{ pagesPerView: 1.25, pageSpacing: 10, centered: true }, "bounded"], [{ pagesPerView: 2.5 }, "loop"]]) {
+      add(`pages/no-tabs/preload-0/${JSON.stringify(viewport)}/${mode}`, PAGES.seven, { mode, viewport, preload: 0, tabBar: { layout: "none" } });
+    }
   }
   return configs;
 }
