@@ -667,7 +667,11 @@ export interface DragOptions {
   /** Schedules a frame (default requestAnimationFrame, or a 16 ms timer without one). */
   requestFrame?: (callback: (time: number) => void) => unknown;
   cancelFrame?: (handle: any) => void;
-  /** A failed report (default: an "error" event of the session); not called for an aborted one. */
+  /**
+   * A failed report or end (default: an "error" event of the session); not called for an
+   * aborted one, nor for a conflict the drag resolves itself (a report or an end sent again at
+   * the server's version while its swipe is still in flight).
+   */
   onError?: (error: PagerdError) => void;
   /**
    * Goes with every request of the drag (the settings read, the reports, the end). Aborting it
@@ -693,8 +697,11 @@ export class Drag {
   move(input: number | ScrollInput): void;
   velocity(): number;
   /**
-   * Ends the swipe by its velocity (`transition end {velocity}`). `signal` (with the drag's)
-   * cancels its requests: it then rejects with a PagerdError whose code is "aborted".
+   * Ends the swipe by its velocity (`transition end {velocity}`). After a conflict (412) the end
+   * is sent again while the server's state still has this swipe in flight; a swipe another
+   * client ended or turned is reported to `onError`, and the promise resolves with the server's
+   * state. `signal` (with the drag's) cancels its requests: it then rejects with a PagerdError
+   * whose code is "aborted".
    */
   release(options?: RequestOptions): Promise<State>;
   /** Abandons the swipe: the page goes back. `signal` as for release(). */

@@ -1677,8 +1677,9 @@ export class Drag {
   /**
    * Lets go: measures the velocity, predicts how the swipe ends (`settle`, at once, so the
    * caller can animate without waiting), and ends it on the server with one
-   * `transition end {velocity}` once the report in flight is answered. Resolves with the state
-   * after the release; rejects with a PagerdError whose code is "aborted" when `signal` (or the
+   * `transition end {velocity}` once the report in flight is answered (sent again after a
+   * conflict while the server's state still has this swipe in flight; a swipe another client
+   * ended or turned goes to `onError`). Resolves with the state after the release; rejects with a PagerdError whose code is "aborted" when `signal` (or the
    * drag's) cancels its requests, and then sends nothing more. Only the first release() or
    * cancel() counts: a later one answers the same promise.
    * @param {import("./pagerd.js").RequestOptions} options
@@ -1741,26 +1742,44 @@ export class Drag {
     if (signal?.aborted) throw abortedBy(signal);
     // Nothing was reported (the swipe never moved, or only a locked way): nothing to end.
     if (this.reportedAt === -Infinity) return session.state;
-    // The server decides from the progress it last heard. Where that leads elsewhere than the
-    // progress drawn last, the latest progress is reported first (when the rate allows).
-    if (outcome(session.state, decide(session.state)) !== outcome(drawn, completed)) {
-      const wait = this.reportedAt + this.interval - this.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      if (signal?.aborted) throw abortedBy(signal);
-      await this.#send(signal);
-      if (signal?.aborted) throw abortedBy(signal);
-    }
-    this.requests += 1;
-    const how = byRelease && releasesByVelocity(session.settings) ? { velocity } : decide(session.state) === true;
-    try {
-      return await session.end(how, { signal });
-    } catch (error) {
-      if (error instanceof PagerdError && error.code === "aborted") throw error;
-      // 412: the session holds the server's state, which another client or a tick made.
-      if (!(error instanceof PagerdError && error.code === "version_mismatch")) this.onError(error);
-      return session.state;
+    for (let attempt = 1; ; attempt += 1) {
+      // The server decides from the progress it last heard. Where that leads elsewhere than the
+      // progress drawn last, the latest progress is reported first (when the rate allows).
+      if (outcome(session.state, decide(session.state)) !== outcome(drawn, completed)) {
+        const wait = this.reportedAt + this.interval - this.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (signal?.aborted) throw abortedBy(signal);
+        await this.#send(signal);
+        if (signal?.aborted) throw abortedBy(signal);
+      }
+      this.requests += 1;
+      const how = byRelease && releasesByVelocity(session.settings) ? { velocity } : decide(session.state) === true;
+      try {
+        return await session.end(how, { signal });
+      } catch (error) {
+        if (error instanceof PagerdError && error.code === "aborted") throw error;
+        if (!(error instanceof PagerdError && error.code === "version_mismatch")) {
+          this.onError(error);
+          return session.state;
+        }
+        // 412: another client or a tick changed the session first, and the session now holds
+        // the server's state. While that state still has this swipe in flight (a change beside
+        // it, such as a screen pushed), the end is sent again at its version; a swipe another
+        // client ended or turned elsewhere is theirs, and is reported as the conflict it is.
+        if (swipeOf(session.state) !== swipeOf(drawn) || attempt >= 3) {
+          this.onError(error);
+          return session.state;
+        }
+      }
     }
   }
+}
+
+/** The swipe in flight in `state` (its target page or overscrolled edge); null at rest. */
+function swipeOf(state) {
+  if (state.transition) return `${state.transition.from}→${state.transition.to}`;
+  if (state.overscroll) return `past ${state.overscroll.edge}`;
+  return null;
 }
 
 /** What a release changes: the swipe's target and whether it completes ("nothing" with none in flight). */

@@ -208,4 +208,42 @@ describe("Session.drag", () => {
     assert.ok(log.requests[1].at - log.requests[0].at >= 490);
     assert.equal(state.index, 1);
   });
+
+  test("a change beside the swipe before the release: the end is sent again at the server's version", async () => {
+    const { client, log } = loggingClient();
+    const session = await client.create({ template: "media" });
+    await session.loadSettings();
+    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
+    const errors = [];
+    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    drag.move(0.7); // reported at once
+    await until("the report answered", () => drag.inFlight === null && session.state.transition !== null);
+    // Another client pushes a screen: the version moves on, the swipe stays in flight.
+    await other.push("music", { id: "detail" }, { ifMatch: false });
+    await sleep(150); // the finger rests: velocity 0, past half way
+    const state = await drag.release();
+    assert.deepEqual(errors, []);
+    const ends = log.requests.filter((r) => r.path === "transition");
+    assert.deepEqual(ends.map((r) => r.status), [412, 200], JSON.stringify(log.requests));
+    assert.equal(Number(ends[1].ifMatch.replaceAll('"', "")), Number(ends[0].ifMatch.replaceAll('"', "")) + 1);
+    assert.deepEqual([drag.settle.completed, state.index, state.transition], [true, 1, null]);
+    assert.equal((await other.refresh()).index, 1);
+  });
+
+  test("a swipe another client ended before the release: the conflict goes to onError, nothing is sent again", async () => {
+    const { client, log } = loggingClient();
+    const session = await client.create({ template: "media" });
+    await session.loadSettings();
+    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
+    const errors = [];
+    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    drag.move(0.7);
+    await until("the report answered", () => drag.inFlight === null && session.state.transition !== null);
+    await other.end(false, { ifMatch: false }); // the other client cancels the swipe
+    await sleep(150);
+    const state = await drag.release();
+    assert.deepEqual(errors.map((error) => [error.status, error.code]), [[412, "version_mismatch"]]);
+    assert.deepEqual(log.requests.filter((r) => r.path === "transition").map((r) => r.status), [412]);
+    assert.deepEqual([state.index, state.transition], [0, null]);
+  });
 });
