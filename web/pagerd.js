@@ -390,7 +390,8 @@ function progressFrom(pager, form, value) {
   const t = way ? neighbor(pager, c, way) : null;
   if (!isLimited(pager, c) && (t === null || !isLimited(pager, t))) return (offset + kappa) / D - c;
   const Ot = t === null ? Oc : restOffset(pager, t);
-  const span = Ot === Oc ? D : Math.abs(Ot - Oc);
+  // Rest offsets within 1e-9 are one offset (j·D − κ and M can differ by rounding).
+  const span = Math.abs(Ot - Oc) <= 1e-9 ? D : Math.abs(Ot - Oc);
   return (offset - Oc) / span;
 }
 

@@ -139,8 +139,10 @@ struct PageStrip {
             let target = offset - rest < 0 ? current - 1 : current + 1
             let hasTarget = (0..<count).contains(target)
             if isLimited(current) || (hasTarget && isLimited(target)) {
+                // Rest offsets that agree to within 1e-9 are one offset: with a whole number of
+                // pages per view, the last unlimited position's j·D − κ and M differ by rounding.
                 let span = hasTarget ? abs(restOffset(target) - rest) : 0
-                return (offset - rest) / (span == 0 ? stride : span)
+                return (offset - rest) / (span <= 1e-9 ? stride : span)
             }
         }
         return (offset + leadingSpace) / stride - Double(current)

@@ -202,6 +202,20 @@ struct PagesPerViewTests {
         if let progress = example.progress { expectClose(pager.transition?.progress, progress) }
     }
 
+    @Test("an offset beside pages resting at one offset counts strides, however the stride rounds")
+    func offsetBesideOneRestOffset() throws {
+        // E 390, k 3, g 10: D = 133.33…, and positions 7, 8 and 9 rest at M = 7·D, computed two
+        // ways that round apart (by about 1e-13): a point's drag is 1/D of a page, not a page.
+        let stride = (390.0 - 20) / 3 + 10
+        let forward = try Self.pager(10, perView: 3, spacing: 10, initial: 7).after(.scroll(.offset(7 * stride + 1)))
+        #expect(forward.transition?.to == 8)
+        expectClose(forward.transition?.progress, 1 / stride)
+        expectClose(forward.pageOffset, 7 * stride)
+        let back = try Self.pager(10, perView: 3, spacing: 10, initial: 8).after(.scroll(.offset(7 * stride - 1)))
+        #expect(back.transition?.to == 7)
+        expectClose(back.transition?.progress, 1 / stride)
+    }
+
     @Test("keyframes rest at each index's offset, limited ones at M, mirrored right to left")
     func keyframes() throws {
         let jump = try Self.swiper().applying(.select(.index(9), path: .direct))

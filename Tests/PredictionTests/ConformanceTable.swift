@@ -24,10 +24,11 @@ enum TablePages {
     }
     static let seven = titled(["A", "Bb", "Ccc", "Dddd", "Eeeee", "Ffffff", "Ggggggg"])
     static let mall = titled(["상품", "최근 본 상품", "찜"])
+    static let ten = titled(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"])
 }
 
 /// The table of web/test/conformance.mjs: every setting that bears on a scroll, each value at
-/// least once, the interplay in groups (156 settings).
+/// least once, the interplay in groups (159 settings).
 func conformanceTable() -> [TableConfig] {
     var configs: [TableConfig] = []
     func add(_ name: String, _ pages: [JSONValue], _ settings: JSONObject, effectiveLayout: String? = nil) {
@@ -349,6 +350,9 @@ func conformanceTable() -> [TableConfig] {
             "pages/no-tabs/preload-0/\(JSONWriter.string(.object(viewport)))/\(mode)", P.seven,
             ["mode": .string(mode), "viewport": .object(viewport), "preload": 0, "tabBar": ["layout": "none"]])
     }
+    // Three pages per view 10 apart over ten pages: the last ones rest at M, which j·D − κ
+    // reaches only to within rounding.
+    add("pages/rounded-stride", P.ten, ["viewport": ["pagesPerView": 3, "pageSpacing": 10]])
     return configs
 }
 

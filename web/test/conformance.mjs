@@ -45,6 +45,7 @@ const PAGES = {
   widths: [60, 120, 80, 200, 95.5].map((tabWidth, i) => ({ id: `w${i}`, title: `W${i}`, tabWidth })),
   seven: titled(["A", "Bb", "Ccc", "Dddd", "Eeeee", "Ffffff", "Ggggggg"]),
   mall: titled(["상품", "최근 본 상품", "찜"]),
+  ten: titled(["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]),
 };
 
 // MARK: The table
@@ -233,6 +234,9 @@ function table(features) {
     for (const [viewport, mode] of [[{ pagesPerView: 1.25, pageSpacing: 10, centered: true }, "bounded"], [{ pagesPerView: 2.5 }, "loop"]]) {
       add(`pages/no-tabs/preload-0/${JSON.stringify(viewport)}/${mode}`, PAGES.seven, { mode, viewport, preload: 0, tabBar: { layout: "none" } });
     }
+    // Three pages per view 10 apart over ten pages: the last ones rest at M, which j·D − κ
+    // reaches only to within rounding.
+    add("pages/rounded-stride", PAGES.ten, { viewport: { pagesPerView: 3, pageSpacing: 10 } });
   }
   return configs;
 }

@@ -267,6 +267,15 @@ describe("several pages per viewport", () => {
     near([predicted.transition.progress, predicted.pageOffset], [0.5, 1160]);
     near(visible(predicted.visible), [[7, 0.75], [8, 1], [9, 0.75]]);
   });
+  test("beside pages resting at one offset, a point's drag is a point, however the stride rounds", () => {
+    // k 3, g 10: D = 133.33…; positions 7, 8 and 9 rest at M = 7·D, which j·D − κ and M round apart.
+    const three = pagesOnly({ viewport: { pagesPerView: 3, pageSpacing: 10 } });
+    const D = (390 - 20) / 3 + 10;
+    const forward = predictScroll(stateOf(three, { n: 10, index: 7 }), three, { offset: 7 * D + 1 });
+    near([forward.transition.to, forward.transition.progress, forward.pageOffset], [8, 1 / D, 7 * D]);
+    const back = predictScroll(stateOf(three, { n: 10, index: 8 }), three, { offset: 7 * D - 1 });
+    near([back.transition.to, back.transition.progress], [7, 1 / D]);
+  });
   test("centred with the neighbours peeking, also right to left", () => {
     const peek = pagesOnly({ viewport: { pagesPerView: 1.25, pageSpacing: 10, centered: true } });
     const first = predictScroll(stateOf(peek, { n: 3, index: 0 }), peek, { progress: 0 });
