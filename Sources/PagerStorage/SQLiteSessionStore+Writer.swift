@@ -6,9 +6,12 @@ import PagerSessions
 extension SQLiteSessionStore {
     func writeLoop() {
         while let batch = queue.next() {
-            let deleted = write(batch)
+            // Nothing queued: a thread found the store short of space and asks for a fold.
+            let deleted = batch.isEmpty || write(batch)
             let dueToSpace = deleted && queue.isShortOfSpace
-            if dueToSpace || journalRecords >= options.checkpointRecords || journalBytes >= options.checkpointBytes {
+            if dueToSpace || journalRecords >= options.checkpointRecords
+                || journalBytes + freedBytes >= options.checkpointBytes
+            {
                 checkpoint()
                 if dueToSpace { measureRoomForWriter() }
             }
@@ -29,6 +32,7 @@ extension SQLiteSessionStore {
         // nil to forget the session (deleted, or small enough to be kept whole).
         var heldChanges: [String: Pager?] = [:]
         var deletes = false
+        var freed = 0
         var growth = 0
         for pending in batch {
             let id = pending.change.id.rawValue
@@ -61,6 +65,10 @@ extension SQLiteSessionStore {
                         lastUsed: lastUsed))
             case .delete:
                 records.append(JournalRecord(kind: .delete, id: id))
+                // What the fold will free: a session kept in parts is held; one kept whole has
+                // at most `wholeLimit` bytes.
+                let base = heldChanges[id] ?? held[id]
+                freed += base?.storedBytes ?? StoredParts.wholeLimit
                 heldChanges.updateValue(nil, forKey: id)
                 deletes = true
             case .touch(_, let lastUsed):
@@ -96,6 +104,7 @@ extension SQLiteSessionStore {
             fold.apply(record)
             journalBytes += record.bytes
         }
+        freedBytes += freed
         writtenSinceMeasure += 2 * growth
         journalRecords += records.count
         for (id, pager) in heldChanges { held[id] = pager }
@@ -151,8 +160,8 @@ extension SQLiteSessionStore {
     // MARK: - Folds
 
     /// Folds the journal into the tables: the journal emptied first (so that the fold reuses its
-    /// pages), then one write per part and session changed since the last fold, in one
-    /// transaction; then freed pages go back to the file system (``giveSpaceBack()``). On failure the journal is
+    /// pages), then one write per part and session changed since the last fold, and the parts of
+    /// the sessions deleted since, in one transaction; then freed pages go back to the file system (``giveSpaceBack()``). On failure the journal is
     /// kept, the failure counted and logged, and the next try waits a pause that doubles with
     /// each failure in a row (the first failure also checks the file: damaged, it is never
     /// written again). `evenIfPaused` tries even during that pause (when closing).
@@ -176,6 +185,7 @@ extension SQLiteSessionStore {
         fold.removeAll()
         journalRecords = 0
         journalBytes = 0
+        freedBytes = 0
         queue.recordFold(failed: false)
         if foldFailures > 0 {
             options.warn("\(options.path): the journal was folded into the tables after \(foldFailures) failed tries")
@@ -186,6 +196,9 @@ extension SQLiteSessionStore {
     }
 
     private func foldFailed(_ error: any Error) {
+        // The WAL the failed transaction grew goes back to its limit (only committed frames are
+        // copied), so that a fold that failed for want of room does not keep the room it took.
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         foldFailures += 1
         queue.recordFold(failed: true)
         var damage: String?

@@ -131,6 +131,10 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     var fold = SessionFold()
     var journalRecords = 0
     var journalBytes = 0
+    /// The session data the deletions journaled since the last fold free when folded
+    /// (estimated); it counts toward ``Options/checkpointBytes`` with the journal's bytes, so
+    /// that deleted sessions give their space back within one journal's worth.
+    var freedBytes = 0
     /// The state last committed of each session kept in parts (larger than
     /// ``StoredParts/wholeLimit``), to journal only the parts a new state changes; smaller
     /// sessions are written whole. The values share their storage with the engine's, so holding
@@ -186,7 +190,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
         } catch {
             throw StoreOpenError(.unusable, "\(path): \(error)")
         }
-        measureRoom()
+        measureRoomAgain()
         // The thread holds the store until `close()` ends it.
         let thread = Thread { self.writeLoop() }
         thread.name = "pagerd-sqlite"
@@ -321,7 +325,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
             // Refused for want of room, measured a while ago: measure again, and try once more.
             guard !freesSpace, queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval)
             else { throw error }
-            measureRoom()
+            measureRoomAgain()
             try queue.add(pending, freesSpace: freesSpace)
         }
     }
@@ -349,7 +353,15 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     /// enough; on any thread (the queue's lock orders the measures).
     func measureRoomIfShort() {
         guard queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval) else { return }
+        measureRoomAgain()
+    }
+
+    /// Measures the room left for a thread that is not the writer; still short, asks the writer
+    /// for a fold, which gives back the space of sessions deleted since the last one (tried at
+    /// most as often as the pauses after failed folds allow).
+    private func measureRoomAgain() {
         measureRoom()
+        if queue.isShortOfSpace { queue.requestFold() }
     }
 
     /// Measures the room left and records whether the store is short of it, logging when that

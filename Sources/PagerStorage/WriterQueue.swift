@@ -11,7 +11,8 @@ import PagerSessions
 ///   that must not build on the failure is refused until the writer ends the refusal; once the
 ///   failures have been reported, work that frees space (a deletion) is taken again at once;
 /// - while the store is short of space, only work that frees space is taken; while its file is
-///   damaged, nothing is;
+///   damaged, nothing is; a thread that finds the store still short asks the writer to fold
+///   (what the journal holds may be space a fold frees);
 /// - closing refuses new work, lets the writer finish what is queued, and waits for it to end.
 ///
 /// It also keeps the store's counts for `/metrics`.
@@ -26,6 +27,8 @@ final class WriterQueue<Work>: Sendable {
         var shortageMeasured = -Double.infinity
         /// Set once the store finds its file damaged; never cleared.
         var damage: String?
+        /// Set when a fold is asked for with nothing queued (``requestFold()``).
+        var foldRequested = false
         var closing = false
         var ended = false
         var counts = StoreStatistics()
@@ -71,11 +74,13 @@ final class WriterQueue<Work>: Sendable {
         state.withLock { !$0.closing && $0.failure == nil && $0.shortage == nil && $0.damage == nil }
     }
 
-    /// For the writer: waits for work and takes up to `limit` items, oldest first; nil once the
-    /// store is closing and nothing is left (the writer then calls ``end()``).
+    /// For the writer: waits for work and takes up to `limit` items, oldest first; an empty
+    /// batch when a fold was asked for (``requestFold()``); nil once the store is closing and
+    /// nothing is left (the writer then calls ``end()``).
     func next(limit: Int = .max) -> [Work]? {
-        state.wait(until: { !$0.items.isEmpty || $0.closing }) { state in
-            guard !state.items.isEmpty else { return nil }
+        state.wait(until: { !$0.items.isEmpty || $0.closing || $0.foldRequested }) { state in
+            state.foldRequested = false
+            guard !state.items.isEmpty else { return state.closing ? nil : [] }
             let batch = Array(state.items.prefix(limit))
             state.items.removeFirst(batch.count)
             return batch
@@ -141,6 +146,12 @@ final class WriterQueue<Work>: Sendable {
 
     /// Whether the store is short of space now.
     var isShortOfSpace: Bool { state.withLock { $0.shortage != nil } }
+
+    /// Wakes the writer to fold the journal even with nothing queued.
+    func requestFold() {
+        state.withLock { $0.foldRequested = true }
+        state.notifyAll()
+    }
 
     /// Refuses every change from now on, with `reason`.
     func setDamage(_ reason: String) { state.withLock { $0.damage = reason } }

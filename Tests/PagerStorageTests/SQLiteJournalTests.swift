@@ -3,6 +3,7 @@ import JSON
 import Locking
 import PagerModel
 import PagerSessions
+import TestSupport
 import Testing
 
 @testable import PagerStorage
@@ -425,9 +426,9 @@ struct SQLiteJournalTests {
         let folds = store.statistics.folds
         #expect(try await commit(store, .delete(Self.id("wide"))) == nil)
         // The writer folds after that commit, before it takes the next change: a deletion of
-        // nothing (folded too) shows it done.
+        // nothing (folded too, after its completion) shows it done.
         #expect(try await commit(store, .delete(Self.id("nothing"))) == nil)
-        #expect(store.statistics.folds == folds + 2)
+        await waitUntil("both deletions are folded") { store.statistics.folds == folds + 2 }
         let database = try SQLiteDatabase(path: path)
         #expect(try database.integer("SELECT count(*) FROM parts WHERE session = '\(Self.id("wide").rawValue)'") == 0)
         #expect(try database.integer("SELECT count(*) FROM journal") == 0)
