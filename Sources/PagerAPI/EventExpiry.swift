@@ -24,15 +24,20 @@ public final class EventExpiry: Sendable {
     private struct Entry: Sendable {
         let stream: HTTPResponseStream
         let version: StreamVersion
+        let deadline: Double
     }
 
     private struct State {
-        /// (deadline, stream) ordered as a binary min-heap by deadline; a stream that closed
-        /// before its deadline stays here until then but is gone from `entries`.
-        var heap: [(deadline: Double, key: ObjectIdentifier)] = []
-        var entries: [ObjectIdentifier: Entry] = [:]
+        /// (deadline, key) ordered as a binary min-heap by deadline; a stream that closed before
+        /// its deadline stays here (until then, or until closed streams outnumber the waiting
+        /// ones and the heap is rebuilt) but is gone from `entries`.
+        var heap: [(deadline: Double, key: Int)] = []
+        /// The streams waiting, by a key of their registration: never reused, so a closed
+        /// stream's deadline left in the heap cannot end a later stream.
+        var entries: [Int: Entry] = [:]
+        var nextKey = 0
 
-        mutating func push(_ deadline: Double, _ key: ObjectIdentifier) {
+        mutating func push(_ deadline: Double, _ key: Int) {
             heap.append((deadline, key))
             var child = heap.count - 1
             while child > 0 {
@@ -43,7 +48,17 @@ public final class EventExpiry: Sendable {
             }
         }
 
-        mutating func popMin() -> (deadline: Double, key: ObjectIdentifier)? {
+        /// Forgets the closed stream `key`. When the heap holds more than twice the streams
+        /// waiting (and 64 more), it is rebuilt from them, sorted (a sorted array is a min-heap),
+        /// so it does not grow with streams that came and went.
+        mutating func remove(_ key: Int) {
+            guard entries.removeValue(forKey: key) != nil else { return }
+            if heap.count > 2 * entries.count + 64 {
+                heap = entries.map { (deadline: $0.value.deadline, key: $0.key) }.sorted { $0.deadline < $1.deadline }
+            }
+        }
+
+        mutating func popMin() -> (deadline: Double, key: Int)? {
             guard !heap.isEmpty else { return nil }
             heap.swapAt(0, heap.count - 1)
             let first = heap.removeLast()
@@ -72,15 +87,20 @@ public final class EventExpiry: Sendable {
     /// Streams waiting for their deadline.
     public var count: Int { state.withLock { $0.entries.count } }
 
+    /// Deadlines held, of streams waiting and of streams closed since (for tests).
+    var heldDeadlines: Int { state.withLock { $0.heap.count } }
+
     /// Ends `stream` at Unix time `deadline` with an `expired` event naming `version`'s value,
     /// unless it closes first.
     func register(_ stream: HTTPResponseStream, until deadline: Double, version: StreamVersion) {
-        let key = ObjectIdentifier(stream)
-        state.withLock { state in
-            state.entries[key] = Entry(stream: stream, version: version)
+        let key = state.withLock { state in
+            let key = state.nextKey
+            state.nextKey += 1
+            state.entries[key] = Entry(stream: stream, version: version, deadline: deadline)
             state.push(deadline, key)
+            return key
         }
-        stream.onClose { [state] in state.withLock { _ = $0.entries.removeValue(forKey: key) } }
+        stream.onClose { [state] in state.withLock { $0.remove(key) } }
     }
 
     /// Ends every stream whose deadline has come; returns how many it ended.

@@ -47,4 +47,50 @@ struct AudienceTests {
         #expect(expiry.endDue() == 3 && expiry.count == 0)
         #expect(expiry.endDue() == 0)
     }
+
+    @Test("a stream made where a closed one was (the allocator reuses the address) ends at its own deadline")
+    func reusedAddress() async throws {
+        let tester = try await AccessTester()
+        let expiry = tester.api.responder.expiry
+        let now = tester.clock.now()
+        var address: UInt = 0
+        do {
+            let closed = HTTPResponseStream()
+            address = UInt(bitPattern: ObjectIdentifier(closed))
+            expiry.register(closed, until: now + 10, version: StreamVersion(1))
+            closed.close()
+        }
+        // The allocator most often gives the next stream the freed one's memory: take the first
+        // that has it (or the last made, which shows the deadline all the same).
+        var made: [HTTPResponseStream] = []
+        repeat { made.append(HTTPResponseStream()) } while made.count < 64
+            && UInt(bitPattern: ObjectIdentifier(made[made.count - 1])) != address
+        let stream = made[made.count - 1]
+        expiry.register(stream, until: now + 100, version: StreamVersion(2))
+        tester.clock.advance(by: 20)
+        #expect(expiry.endDue() == 0)
+        #expect(stream.bufferedByteCount == 0)
+        tester.clock.advance(by: 100)
+        #expect(expiry.endDue() == 1)
+        #expect(AccessMintingTests.drain(stream) == "event: expired\ndata: {\"version\":2}\n\n")
+    }
+
+    @Test("the deadlines of streams that closed do not pile up: the heap is rebuilt from the waiting ones")
+    func closedDeadlinesLeave() async throws {
+        let tester = try await AccessTester()
+        let expiry = tester.api.responder.expiry
+        let now = tester.clock.now()
+        let kept = HTTPResponseStream()
+        expiry.register(kept, until: now + 50, version: StreamVersion(7))
+        for _ in 0..<1000 {
+            let stream = HTTPResponseStream()
+            expiry.register(stream, until: now + 86_400, version: StreamVersion(1))
+            stream.close()
+        }
+        #expect(expiry.count == 1)
+        #expect(expiry.heldDeadlines <= 2 * 1 + 64 + 1)
+        tester.clock.advance(by: 60)
+        #expect(expiry.endDue() == 1)
+        #expect(AccessMintingTests.drain(kept) == "event: expired\ndata: {\"version\":7}\n\n")
+    }
 }
