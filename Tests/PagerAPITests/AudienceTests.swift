@@ -63,7 +63,9 @@ struct AudienceTests {
         // The allocator most often gives the next stream the freed one's memory: take the first
         // that has it (or the last made, which shows the deadline all the same).
         var made: [HTTPResponseStream] = []
-        repeat { made.append(HTTPResponseStream()) } while made.count < 64
+        repeat {
+            made.append(HTTPResponseStream())
+        } while made.count < 64
             && UInt(bitPattern: ObjectIdentifier(made[made.count - 1])) != address
         let stream = made[made.count - 1]
         expiry.register(stream, until: now + 100, version: StreamVersion(2))
