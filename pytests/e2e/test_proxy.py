@@ -199,6 +199,24 @@ def test_the_sample_logs_no_event_stream_query(proxy):
     assert secret not in text and "access_token" not in text
 
 
+def test_the_sample_logs_no_token_of_the_demo_page(proxy):
+    """The demo page's address may carry a token (/?token=): nginx logs it without the query, and the
+    page's own requests (its scripts) without the Referer that holds that address."""
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    secret = "eyJhbGciOiJIUzI1NiJ9.eyJkZW1vLXBhZ2UiOjF9.c2lnbmF0dXJlMw"
+    page = requests.get(f"{base}/?token={secret}", timeout=10)
+    assert page.status_code == 200 and "text/html" in page.headers["Content-Type"]
+    script = requests.get(f"{base}/demo/app.js", headers={"Referer": f"{base}/?token={secret}"}, timeout=10)
+    assert script.status_code == 200
+    log = proxy.folder / "access.log"
+    wait_until("the script's line in the access log", lambda text: "GET /demo/app.js" in text, 5, 0.1,
+               observe=lambda: log.read_text() if log.exists() else "")
+    text = log.read_text()
+    assert "GET / HTTP/1.1" in text
+    assert secret not in text and "token=" not in text
+
+
 def test_the_sample_logs_no_event_stream_token_in_errors(proxy):
     """nginx writes a refused request's line, query included, into its error log: a stream refused by
     the sample's per-address cap (32) leaves no access token there."""
