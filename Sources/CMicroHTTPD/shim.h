@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <ctype.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -35,6 +37,38 @@ static inline struct MHD_OptionItem CMicroHTTPD_connection_option(MHD_NotifyConn
 static inline struct MHD_OptionItem CMicroHTTPD_completed_option(MHD_RequestCompletedCallback completed, void *context)
 {
     struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, context };
+    return item;
+}
+
+/* The MHD_OPTION_UNESCAPE_CALLBACK function: decodes the %XX escapes of a path, a query key or a
+ * query value in place, as libmicrohttpd's own decoder does (an invalid escape stays as it is),
+ * except %00: a NUL byte would end the C string the server reads, so "/v1/sessions/a%00b" would
+ * arrive as "/v1/sessions/a". It stays the three characters "%00". Returns the new length. */
+static size_t CMicroHTTPD_unescape(void *cls, struct MHD_Connection *connection, char *s)
+{
+    (void) cls;
+    (void) connection;
+    char *read = s, *write = s;
+    while (*read != '\0') {
+        if (read[0] == '%' && isxdigit((unsigned char) read[1]) && isxdigit((unsigned char) read[2])) {
+            const char digits[3] = { read[1], read[2], '\0' };
+            const unsigned long value = strtoul(digits, NULL, 16);
+            if (value != 0) {
+                *write++ = (char) value;
+                read += 3;
+                continue;
+            }
+        }
+        *write++ = *read++;
+    }
+    *write = '\0';
+    return (size_t) (write - s);
+}
+
+/* The MHD_OPTION_UNESCAPE_CALLBACK item for CMicroHTTPD_unescape. */
+static inline struct MHD_OptionItem CMicroHTTPD_unescape_option(void)
+{
+    struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &CMicroHTTPD_unescape, NULL };
     return item;
 }
 

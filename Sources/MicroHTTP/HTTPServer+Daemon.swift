@@ -120,6 +120,8 @@ extension HTTPServer {
         options.insert(CMicroHTTPD_logger_option(logger), at: 0)
         options.append(CMicroHTTPD_completed_option(Self.completedHandler, me))
         options.append(CMicroHTTPD_connection_option(Self.connectionHandler, me))
+        // Percent-decoding that keeps `%00` as it is: a NUL would cut the path short.
+        options.append(CMicroHTTPD_unescape_option())
         let handle: OpaquePointer? = address.withSockaddr { sockaddr in
             options.append(MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr))
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))

@@ -26,6 +26,20 @@ struct ServerSocketTests {
         }
     }
 
+    @Test("the path and the query are percent-decoded, but for %00: a NUL would cut them short")
+    func percentDecoding() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            let response = try await onThread {
+                try RawHTTPConnection(port: port).request("GET", "/a%20b/c%00d%2Fe%zz?k%00=v%00w&x=%41%2f")
+            }
+            #expect(response.status == 200)
+            #expect(response.headers["X-Path"] == "/a b/c%00d/e%zz")
+            #expect(response.headers["X-Query"] == "k%00=v%00w&x=A/")
+            try await waitUntilIdle(server)
+        }
+    }
+
     @Test("a body sent in pieces arrives whole")
     func bodySplitAcrossCallbacks() async throws {
         try await withTestServer { server in

@@ -72,6 +72,18 @@ def test_scripted_session(pagerd):
     assert (status, problem["code"]) == (404, "session_not_found")
 
 
+def test_an_id_with_an_encoded_nul_names_nothing(pagerd):
+    """A %00 in the path stays as written: it never cuts an id (or a page id) short."""
+    sid, _, _ = create(pagerd, {"template": "media"})
+    base = f"/v1/sessions/{sid}"
+    status, _, problem = pagerd.json("GET", base + "%00garbage")
+    assert (status, problem["code"]) == (404, "session_not_found")
+    status, _, problem = pagerd.json("PATCH", base + "/pages/videos%00zzz", {"title": "Cut"})
+    assert (status, problem["code"]) == (404, "page_not_found")
+    status, _, state = pagerd.json("GET", base)
+    assert (status, state["version"], state["tabs"][1]["title"]) == (200, 1, "Videos")
+
+
 def test_sixteen_clients_fifty_nexts_each(pagerd):
     sid, _, _ = create(pagerd, {"template": "mall"})
     versions, errors, lock = [], [], threading.Lock()
