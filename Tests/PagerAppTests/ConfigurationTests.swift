@@ -377,13 +377,16 @@ struct LibraryLogTests {
         #expect(LibraryLog.redacted(message) == logged)
     }
 
-    @Test("a client that left is routine (debug); other messages are notices")
+    @Test("a client that left or came past a limit is routine (debug); other messages are notices")
     func levels() {
         #expect(
             LibraryLog.level(
                 of: "Connection socket is closed when reading request due to the error: Connection reset by peer")
                 == .debug)
         #expect(LibraryLog.level(of: "Failed to send data in request for /v1/sessions/{id}.") == .debug)
+        #expect(LibraryLog.level(of: "Socket has been disconnected when reading request.") == .debug)
+        #expect(LibraryLog.level(of: "Connection was closed by remote side with incomplete request.") == .debug)
+        #expect(LibraryLog.level(of: "Server reached connection limit. Closing inbound connection.") == .debug)
         #expect(LibraryLog.level(of: "Failed to create a thread: Resource temporarily unavailable") == .notice)
     }
 }
