@@ -37,7 +37,7 @@ public enum ProblemCode: String, Sendable, CaseIterable {
     case versionMismatch = "version_mismatch"
     /// 413: The body is larger than `maxBodyBytes`.
     case bodyTooLarge = "body_too_large"
-    /// 415: A body whose Content-Type is not application/json.
+    /// 415: A body whose Content-Type is not JSON (application/json or a +json type).
     case unsupportedMediaType = "unsupported_media_type"
     /// 422: An index is outside the pages.
     case indexOutOfRange = "index_out_of_range"

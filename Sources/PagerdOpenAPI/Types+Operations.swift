@@ -1861,7 +1861,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/415`.
             ///
@@ -2543,7 +2543,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/415`.
             ///
@@ -3558,7 +3558,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/415`.
             ///
@@ -3960,7 +3960,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/415`.
             ///
@@ -4362,7 +4362,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/415`.
             ///
@@ -4787,7 +4787,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/415`.
             ///
@@ -5189,7 +5189,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/415`.
             ///
@@ -5593,7 +5593,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/autoAdvance/post(autoAdvance)/responses/415`.
             ///
@@ -6541,7 +6541,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/415`.
             ///
@@ -6968,7 +6968,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/415`.
             ///
@@ -7379,7 +7379,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/patch(updatePage)/responses/415`.
             ///
@@ -7781,7 +7781,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/delete(removePage)/responses/415`.
             ///
@@ -8169,7 +8169,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/post(pushScreen)/responses/415`.
             ///
@@ -8614,7 +8614,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/415`.
             ///
@@ -9035,7 +9035,7 @@ public enum Operations {
                     }
                 }
             }
-            /// unsupported_media_type: a body whose Content-Type is not application/json.
+            /// unsupported_media_type: a body whose Content-Type is not JSON (application/json or a +json type).
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(mintToken)/responses/415`.
             ///
