@@ -226,6 +226,12 @@ extension HTTPServer {
         Unmanaged<HTTPServer>.fromOpaque(cls)._withUnsafeGuaranteedRef { server in
             if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
             server.statistics.answers.subtract(context.answerBytes, ordering: .relaxed)
+            if context.networkAnswerBytes > 0 {
+                server.answersByNetwork.withLock { networks in
+                    let left = networks[context.peer.network, default: 0] - context.networkAnswerBytes
+                    networks[context.peer.network] = left > 0 ? left : nil
+                }
+            }
             server.statistics.live.subtract(1, ordering: .releasing)
         }
     }
@@ -300,6 +306,17 @@ extension HTTPServer {
             return refuse(
                 .answerBudgetExceeded(limit: configuration.answerBudgetBytes), on: connection, context: context)
         }
+        // Nor may one client's network hold more than a quarter of that budget, so that a client
+        // that does not read what it asked for cannot lock the others out. Looked up only once
+        // answers hold a quarter in all; not applied when every client shares one address behind
+        // a proxy (`perIPConnectionLimit` 0).
+        let share = configuration.answerBudgetBytes / 4
+        if configuration.perIPConnectionLimit > 0, statistics.answers.load(ordering: .relaxed) >= share,
+            !configuration.alwaysServedPaths.contains(context.path),
+            answersByNetwork.withLock({ $0[context.peer.network, default: 0] }) >= share
+        {
+            return refuse(.addressAnswerShareExceeded(limit: share), on: connection, context: context)
+        }
         // (The responder is used where it is stored: a copy would retain it, an object every
         // server thread shares, on every request.)
         switch responder.respond(to: context.makeRequest()) {
@@ -327,6 +344,11 @@ extension HTTPServer {
         }
     }
 
+    /// The size from which an answer counts toward its client network's share of the answer
+    /// budget. Smaller ones are left out, which keeps the lock off most answers: a connection
+    /// holds one unsent answer at a time, so `perIPConnectionLimit` (64) of them stay within 4 MiB.
+    static let largeAnswerBytes = 64 << 10
+
     /// Answers the request with the responder's refusal, without its work.
     private func refuse(_ refusal: HTTPRefusal, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
         context.markAnswered()
@@ -345,6 +367,10 @@ extension HTTPServer {
             if created != nil {
                 context.answerBytes += bytes.count
                 statistics.answers.add(bytes.count, ordering: .relaxed)
+                if bytes.count >= Self.largeAnswerBytes {
+                    context.networkAnswerBytes += bytes.count
+                    answersByNetwork.withLock { $0[context.peer.network, default: 0] += bytes.count }
+                }
             }
         case .stream(let stream) where context.method == .head:
             // The headers only. libmicrohttpd sends a body of unknown length chunked, and then

@@ -39,6 +39,9 @@ public final class HTTPServer: Sendable {
     /// through a task (they may wait suspended) and those answered with a stream. A request with
     /// no body answered at once with bytes is never in it (see ``track(_:)``).
     let active = Locked([ObjectIdentifier: RequestContext]())
+    /// Bytes of large answers not yet sent, by client network (``PeerAddress/network``), so that
+    /// one client cannot take the whole answer budget (see ``largeAnswerBytes``).
+    let answersByNetwork = Locked([PeerAddress: Int]())
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
     /// Set when the grace period is over: requests whose body completes now are refused too.

@@ -23,6 +23,9 @@ final class RequestContext: @unchecked Sendable {
     /// Bytes of the complete answer queued for this request, counted in the server's statistics
     /// until the request completes (its answer sent, or its connection closed). Server thread only.
     var answerBytes = 0
+    /// Of those, the bytes counted for the client's network too (a large answer's). Server
+    /// thread only.
+    var networkAnswerBytes = 0
     /// The connection, which the exchange suspends and resumes.
     let connection: ConnectionHandle
     private let exchange = Locked(Exchange())

@@ -41,7 +41,7 @@ struct SocketAddress {
 
 /// A client's IP address, copied from its socket address when a request arrives (a few bytes,
 /// no allocation) and written as text only when asked for.
-public struct PeerAddress: Sendable, Equatable {
+public struct PeerAddress: Sendable, Hashable {
     private var family: Int32 = 0
     private var bytes: (UInt64, UInt64) = (0, 0)
 
@@ -69,6 +69,20 @@ public struct PeerAddress: Sendable, Equatable {
 
     public static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {
         lhs.family == rhs.family && lhs.bytes == rhs.bytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(family)
+        hasher.combine(bytes.0)
+        hasher.combine(bytes.1)
+    }
+
+    /// The network a client is counted by: an IPv4 address, or an IPv6 address's /64 (one host
+    /// or home usually holds a whole /64).
+    var network: PeerAddress {
+        var network = self
+        if family == AF_INET6 { network.bytes.1 = 0 }
+        return network
     }
 
     /// The address as text (`127.0.0.1`, `2001:db8::1`); empty when there is none.

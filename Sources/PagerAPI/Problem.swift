@@ -51,6 +51,12 @@ extension HTTPRefusal {
                 status: 503, code: .memoryBudgetExceeded,
                 detail: "Answers not yet read by their clients hold more than \(limit) bytes; nothing was done.",
                 headers: [(.retryAfter, "1")])
+        case .addressAnswerShareExceeded(let limit):
+            APIError(
+                status: 503, code: .memoryBudgetExceeded,
+                detail:
+                    "Answers not yet read by clients at this address hold more than \(limit) bytes; read them first. Nothing was done.",
+                headers: [(.retryAfter, "1")])
         }
     }
 }

@@ -28,9 +28,9 @@ struct AnswerBudgetTests {
 
     /// A client that asked for `/big` and reads nothing yet: far more than the socket buffers
     /// hold, so most of the answer waits in the server.
-    private static func unreadBig(port: Int) async throws -> RawHTTPConnection {
+    private static func unreadBig(port: Int, from source: String? = nil) async throws -> RawHTTPConnection {
         try await onThread {
-            let connection = try RawHTTPConnection(port: port)
+            let connection = try RawHTTPConnection(port: port, from: source)
             try connection.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
             return connection
         }
@@ -61,6 +61,39 @@ struct AnswerBudgetTests {
             #expect(responder.worked.load(ordering: .relaxed) == 3)
             try await waitUntilIdle(server)
             #expect(server.statistics.answerBytes == 0)
+        }
+    }
+
+    @Test("one client's network may hold a quarter of the budget in unread answers; the others are still served")
+    func shareOfOneAddress() async throws {
+        let responder = BigResponder()
+        // A budget of four big answers: one address may hold one (a quarter).
+        let budget = 4 * BigResponder.size
+        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 64, answerBudgetBytes: budget)
+        try await withTestServer(configuration, responder: responder) { server in
+            let port = server.port
+            let reader = try await Self.unreadBig(port: port, from: "127.0.0.2")
+            await waitUntil("the big answer is counted") { server.statistics.answerBytes == BigResponder.size }
+            let refused = try await onThread {
+                try RawHTTPConnection(port: port, from: "127.0.0.2").request("GET", "/big")
+            }
+            #expect(refused.status == 503)
+            #expect(String(decoding: refused.body, as: UTF8.self) == "this address's answers over \(budget / 4)")
+            #expect(responder.worked.load(ordering: .relaxed) == 1)
+            // Another client is served, a big answer too.
+            let other = try await onThread {
+                try RawHTTPConnection(port: port, from: "127.0.0.3").request("GET", "/big")
+            }
+            #expect(other.status == 200 && other.body.count == BigResponder.size)
+            // Once the first client reads its answer, it is served again.
+            let big = try await onThread { try reader.readResponse() }
+            #expect(big.body.count == BigResponder.size)
+            await waitUntil("the read answers are no longer counted") { server.statistics.answerBytes == 0 }
+            let again = try await onThread {
+                try RawHTTPConnection(port: port, from: "127.0.0.2").request("POST", "/work", body: [])
+            }
+            #expect(again.status == 200)
+            try await waitUntilIdle(server)
         }
     }
 

@@ -60,6 +60,8 @@ public struct EchoResponder: HTTPResponder {
         case .shuttingDown: Response(status: .serviceUnavailable, body: Array("stopping".utf8))
         case .answerBudgetExceeded(let limit):
             Response(status: .serviceUnavailable, body: Array("answers over \(limit)".utf8))
+        case .addressAnswerShareExceeded(let limit):
+            Response(status: .serviceUnavailable, body: Array("this address's answers over \(limit)".utf8))
         }
     }
 }

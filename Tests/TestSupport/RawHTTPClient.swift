@@ -46,9 +46,26 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     private let fd: Int32
     private var pending: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
-    public init(port: Int, timeout: Int = 15) throws {
+    /// Connects to 127.0.0.1:`port` from `source` (another loopback address such as 127.0.0.2,
+    /// to act as a second client; by default the system's choice); reads time out after
+    /// `timeout` seconds.
+    public init(port: Int, from source: String? = nil, timeout: Int = 15) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if bound != 0 {
+                let code = errno
+                Glibc.close(fd)
+                throw RawHTTPError.connectFailed(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
