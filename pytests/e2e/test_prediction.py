@@ -49,4 +49,4 @@ def test_prediction_matches_the_server_over_the_table_and_a_random_sweep(pagerd)
 def test_prediction_follows_the_worked_examples_of_the_layout_settings():
     result = run_node("--test", "examples.test.mjs")
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
-    assert "# fail 0" in result.stdout and "# pass 25" in result.stdout
+    assert "# fail 0" in result.stdout and "# pass 26" in result.stdout
