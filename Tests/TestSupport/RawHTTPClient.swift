@@ -51,32 +51,26 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     /// `timeout` seconds.
     public init(port: Int, from source: String? = nil, timeout: Int = 15) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            if bound != 0 {
-                let code = errno
-                Glibc.close(fd)
-                throw RawHTTPError.connectFailed(code)
-            }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let result = withUnsafePointer(to: &address) {
+        if let source { try Self.call(bind, fd, address: source, port: 0) }
+        try Self.call(connect, fd, address: "127.0.0.1", port: port)
+    }
+
+    /// Calls `function` (`bind` or `connect`) on `fd` with the IPv4 `address` and `port`; on
+    /// failure closes `fd` and throws.
+    private static func call(
+        _ function: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32, _ fd: Int32, address: String, port: Int
+    ) throws {
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+        socketAddress.sin_addr.s_addr = inet_addr(address)
+        let result = withUnsafePointer(to: &socketAddress) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         if result != 0 {

@@ -43,6 +43,18 @@ function loggingClient() {
   return { client: new PagerdClient({ baseURL: PAGERD, fetch: fetcher }), log };
 }
 
+/** A logged session from `media` with its settings, a second client on it, and a drag whose
+ *  errors are collected. */
+async function twoClients() {
+  const { client, log } = loggingClient();
+  const session = await client.create({ template: "media" });
+  await session.loadSettings();
+  const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
+  const errors = [];
+  const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+  return { log, session, other, errors, drag };
+}
+
 /** Moves `drag` from 0 to `to` over `ms` milliseconds, one move per 16 ms frame; answers the
  *  number of moves (fewer on a busy machine, whose timers come late). */
 async function swipe(drag, to, ms) {
@@ -107,12 +119,7 @@ describe("Session.drag", () => {
   });
 
   test("a conflict mid-swipe is adopted: the swipe goes on from the server's state", async () => {
-    const { client, log } = loggingClient();
-    const session = await client.create({ template: "media" });
-    await session.loadSettings();
-    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
-    const errors = [];
-    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    const { log, session, other, errors, drag } = await twoClients();
     drag.move(0.1);
     await sleep(30);
     await other.next({ ifMatch: false }); // another client moves the pager: index 1
@@ -210,12 +217,7 @@ describe("Session.drag", () => {
   });
 
   test("a change beside the swipe before the release: the end is sent again at the server's version", async () => {
-    const { client, log } = loggingClient();
-    const session = await client.create({ template: "media" });
-    await session.loadSettings();
-    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
-    const errors = [];
-    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    const { log, session, other, errors, drag } = await twoClients();
     drag.move(0.7); // reported at once
     await until("the report answered", () => drag.inFlight === null && session.state.transition !== null);
     // Another client pushes a screen: the version moves on, the swipe stays in flight.
@@ -231,12 +233,7 @@ describe("Session.drag", () => {
   });
 
   test("a swipe another client ended before the release: the conflict goes to onError, nothing is sent again", async () => {
-    const { client, log } = loggingClient();
-    const session = await client.create({ template: "media" });
-    await session.loadSettings();
-    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
-    const errors = [];
-    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    const { log, session, other, errors, drag } = await twoClients();
     drag.move(0.7);
     await until("the report answered", () => drag.inFlight === null && session.state.transition !== null);
     await other.end(false, { ifMatch: false }); // the other client cancels the swipe
