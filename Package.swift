@@ -189,6 +189,7 @@ let package = Package(
             dependencies: [
                 "PagerdClient", "TestSupport", "PagerAccess",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
     ]
 )

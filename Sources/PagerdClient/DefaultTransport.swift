@@ -30,11 +30,14 @@ extension PagerClient {
         /// deadline (so an event stream's own backoff decides when to try again), within 10 s;
         /// and a connection silent for 45 s (three of pagerd's heartbeats) is closed, so an event
         /// stream whose peer vanished connects again. A request must have its answer's head
-        /// within 60 s; an event stream's body then runs for as long as it is read.
+        /// within 60 s; an event stream's body then runs for as long as it is read. Up to 256
+        /// connections to one server (AsyncHTTPClient's default is 8): each event stream holds
+        /// one for as long as it is followed, and requests must not queue behind them.
         static let sharedHTTPClient: HTTPClient = {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.timeout = .init(connect: .seconds(10), read: .seconds(45))
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
     #endif

@@ -37,8 +37,15 @@ struct ProblemMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.code >= 400 else { return (response, responseBody) }
+        // The body's start, at most `bodyLimit` bytes: a larger one (a proxy's page) is cut, not
+        // turned into a transport failure that would hide the status.
         var bytes = Data()
-        if let responseBody { bytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
+        if let responseBody {
+            for try await chunk in responseBody {
+                bytes.append(contentsOf: chunk.prefix(Self.bodyLimit - bytes.count))
+                if bytes.count >= Self.bodyLimit { break }
+            }
+        }
         let mediaType = response.headerFields[.contentType] ?? ""
         guard mediaType.hasPrefix("application/problem+json"),
             var problem = try? JSONDecoder().decode(PagerProblem.self, from: bytes)

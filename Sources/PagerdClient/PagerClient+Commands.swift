@@ -276,7 +276,8 @@ extension PagerClient {
         var attempt = 1
         while true {
             do {
-                return try await change(current)
+                let given = current
+                return try await Self.$pinnedVersion.withValue(given.version) { try await change(given) }
             } catch let error as PagerClientError where error.code == ProblemCode.versionMismatch.rawValue {
                 guard attempt < maxAttempts else { throw error }
                 attempt += 1
@@ -302,13 +303,13 @@ extension PagerClient {
 
     /// What pagerd will answer to `input` from the state held, computed on the device with the
     /// client's predictor (no request): the members to draw a frame of a swipe with. It needs the
-    /// settings and reads them first when the client holds none (``loadSettings()``; read them
-    /// again after a `settingsChanged` event).
+    /// settings of the state's `settingsVersion`, and reads them first (``loadSettings()``) when
+    /// the client holds none or holds older ones.
     public func predictScroll(_ input: ScrollInput) async throws(PagerClientError) -> ScrollMembers {
         guard let predictor else { throw .predictionUnavailable }
         let state = try await currentState()
-        var settings = self.settings
-        if settings == nil { settings = try await loadSettings() }
+        // Settings of another settingsVersion than the state's would predict wrongly: read again.
+        let settings = settingsAreCurrent ? self.settings : try await loadSettings()
         guard let settings else { throw .predictionUnavailable }
         return try predictor.predictScroll(state: state, settings: settings, input: input)
     }

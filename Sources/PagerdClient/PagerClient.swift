@@ -48,6 +48,9 @@ public actor PagerClient {
     public private(set) var state: PagerState?
     /// The session's settings, as ``loadSettings()`` last read them.
     public internal(set) var settings: PagerSettings?
+    /// The session's version when ``settings`` were read (their `ETag`): they are current while
+    /// the state's `settingsVersion` is no newer.
+    var settingsRead = 0
     /// The tokens pagerd minted for the session this client created (`control` and `watch`),
     /// when the server signs tokens and the create was made with `authToken` or a `create`
     /// token; nil otherwise, and once the client opens or deletes a session.
@@ -127,9 +130,24 @@ public actor PagerClient {
     @discardableResult
     public func loadSettings() async throws(PagerClientError) -> PagerSettings {
         let id = try requireSession()
-        let read = try await call { try await api.getSettings(path: .init(id: id)).ok.body.json }
-        settings = read
-        return read
+        let (settings, tag) = try await call {
+            let read = try await api.getSettings(path: .init(id: id)).ok
+            return (try read.body.json, read.headers.eTag)
+        }
+        let version = tag.flatMap(ProblemMiddleware.version(fromETag:)) ?? 0
+        // Kept only for the session still held, and when no newer read came back first.
+        if sessionID == id, self.settings == nil || version >= settingsRead {
+            self.settings = settings
+            settingsRead = version
+        }
+        return settings
+    }
+
+    /// Whether the settings held are those of the state held: read at or after the change that
+    /// last set them.
+    var settingsAreCurrent: Bool {
+        guard settings != nil else { return false }
+        return (state?.settingsVersion ?? 0) <= settingsRead
     }
 
     /// Deletes the session; the client then holds none.
@@ -137,6 +155,8 @@ public actor PagerClient {
         let id = try requireSession()
         let tag = self.tag(ifMatch)
         _ = try await call { try await api.deleteSession(path: .init(id: id), headers: .init(ifMatch: tag)).noContent }
+        // Another call may have made a different session the client's meanwhile: that one stays.
+        guard sessionID == id else { return }
         sessionID = nil
         state = nil
         settings = nil
@@ -169,6 +189,11 @@ public actor PagerClient {
         return newer
     }
 
+    /// The version `.lastKnown` names in the task running a change of
+    /// ``retryingOnConflict(maxAttempts:isolation:_:)`` (and its child tasks): the state the change
+    /// was computed from, not whatever newer state an event brought meanwhile.
+    @TaskLocal static var pinnedVersion: Int?
+
     /// The session id, or `.noSession`.
     func requireSession() throws(PagerClientError) -> String {
         guard let sessionID else { throw .noSession }
@@ -180,7 +205,9 @@ public actor PagerClient {
         switch precondition {
         case .none: nil
         case .version(let version): "\"\(version)\""
-        case .lastKnown: state.map { "\"\($0.version)\"" }
+        case .lastKnown:
+            // Inside ``retryingOnConflict(maxAttempts:isolation:_:)``: the version its change was given.
+            if let pinned = Self.pinnedVersion { "\"\(pinned)\"" } else { state.map { "\"\($0.version)\"" } }
         }
     }
 

@@ -144,4 +144,24 @@ import Testing
         let none = try await mine.next(ifMatch: .none)
         #expect(none.version == 5)
     }
+
+    @Test func aChangeInsideRetryingOnConflictNamesTheStateItWasGiven() async throws {
+        let server = try await Server()
+        let mine = server.client()
+        let other = server.client()
+        let created = try await mine.createSession(template: "media")
+        try await other.open(sessionID: created.id)
+        var attempts: [Int] = []
+        let moved = try await mine.retryingOnConflict { state in
+            attempts.append(state.version)
+            if attempts.count == 1 {
+                _ = try await other.next()  // another client moves the pager…
+                _ = try await mine.refresh()  // …and this client learns of it (as from an event)
+            }
+            // Computed from `state`: sent with its version, refused while that is not current.
+            return try await mine.select(index: (state.index ?? 0) + 1)
+        }
+        #expect(attempts == [1, 2])
+        #expect(moved.version == 3 && moved.index == 2)
+    }
 }

@@ -72,6 +72,24 @@ struct PredictionTests {
         #expect(refused == .predictionUnavailable)
     }
 
+    @Test func predictionReadsTheSettingsAgainOnceTheStateNamesNewerOnes() async throws {
+        let server = try await Server()
+        let mine = server.client()
+        let other = server.client()
+        let created = try await mine.createSession(template: "media")
+        #expect(try await mine.loadSettings().mode == .bounded)
+        try await other.open(sessionID: created.id)
+        _ = try await other.patch(.init(mode: .loop))  // another client makes the pager loop
+        let learnt = try await mine.refresh()
+        #expect(learnt.settingsVersion == 2)
+        // At the first page, a swipe back crosses the seam only in a loop.
+        let predicted = try await mine.predictScroll(.progress(-0.5))
+        #expect(await mine.settings?.mode == .loop)
+        let answered = try await mine.scroll(.progress(-0.5))
+        expectClose(predicted, ScrollMembers(of: answered), "after another client's PATCH")
+        #expect(predicted.transition?.to == 2)
+    }
+
     /// Swipes `testCase` through every progress and form, comparing `predictor` with pagerd.
     static func expectPredictionEqualsTheServer(_ testCase: Case, predictor: any ScrollPredicting) async throws {
         let server = try await Server()

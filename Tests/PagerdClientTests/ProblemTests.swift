@@ -1,6 +1,23 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import PagerdClient
 import Testing
+
+/// Answers every request with `status` and an HTML page of `size` bytes, as a proxy in front of
+/// a server that is down might.
+private struct PageTransport: ClientTransport {
+    let status: Int
+    let size: Int
+
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var response = HTTPResponse(status: .init(code: status))
+        response.headerFields[.contentType] = "text/html"
+        return (response, HTTPBody(String(repeating: "<p>Bad gateway</p>", count: size / 18)))
+    }
+}
 
 /// Refusals reach the caller as `PagerClientError.problem` with the server's status, code and
 /// field.
@@ -62,6 +79,19 @@ import Testing
             break
         }
         #expect(kinds == [.state])
+    }
+
+    @Test func aLargePageInsteadOfAProblemKeepsItsStatus() async throws {
+        for (status, size) in [(502, 200_000), (404, 1_000_000)] {
+            let client = PagerClient(
+                baseURL: URL(string: "http://pagerd.invalid")!, transport: PageTransport(status: status, size: size))
+            let refused = await refusal { try await client.templates() }
+            guard case .unexpectedResponse(let code, let detail) = refused else {
+                Issue.record("expected an unexpected response, got \(String(describing: refused))")
+                continue
+            }
+            #expect(code == status && detail.hasPrefix("<p>Bad gateway</p>"))
+        }
     }
 
     @Test func answersThatAreNotPagerdsAndNoServer() async throws {
