@@ -79,6 +79,9 @@ func run(_ invocation: Invocation) async throws -> Int32 {
     if command != "templates" && command != "create" {
         try await client.open(sessionID: try argument(1))
     }
+    // A command from the shell applies to the session as it is when it arrives (as with curl):
+    // sent without If-Match, it is never refused because a tick or another client moved the
+    // pager since `open` read it.
     switch command {
     case "templates":
         for template in try await client.templates() {
@@ -88,29 +91,33 @@ func run(_ invocation: Invocation) async throws -> Int32 {
         let state = try await client.createSession(template: words.count > 1 ? words[1] : nil)
         say(state.id)
     case "state": say(line(try await client.refresh()))
-    case "next": say(line(try await client.next()))
-    case "previous": say(line(try await client.previous()))
+    case "next": say(line(try await client.next(ifMatch: .none)))
+    case "previous": say(line(try await client.previous(ifMatch: .none)))
     case "select":
         let target = try argument(2)
         if let index = Int(target) {
-            say(line(try await client.select(index: index)))
+            say(line(try await client.select(index: index, ifMatch: .none)))
         } else {
-            say(line(try await client.select(page: target)))
+            say(line(try await client.select(page: target, ifMatch: .none)))
         }
     case "scroll":
         guard let progress = Double(try argument(2)) else { throw UsageError("PROGRESS is a number") }
-        say(line(try await client.scroll(.progress(progress))))
+        say(line(try await client.scroll(.progress(progress), ifMatch: .none)))
     case "end":
         let outcome = try argument(2)
         guard outcome == "completed" || outcome == "cancelled" else {
             throw UsageError("end takes completed|cancelled")
         }
-        say(line(try await client.end(completed: outcome == "completed")))
+        say(line(try await client.end(completed: outcome == "completed", ifMatch: .none)))
     case "delete":
-        try await client.delete()
+        try await client.delete(ifMatch: .none)
         say("deleted")
     case "follow":
-        let limit = words.count > 2 ? Int(words[2]) : nil
+        var limit: Int?
+        if words.count > 2 {
+            guard let count = Int(words[2]), count > 0 else { throw UsageError("COUNT is a whole number above 0") }
+            limit = count
+        }
         var seen = 0
         for try await event in try await client.events() {
             say("\(event.kind.rawValue) \(line(event.state))\(event.cause.map { " cause \($0.rawValue)" } ?? "")")

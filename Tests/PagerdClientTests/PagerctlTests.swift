@@ -99,7 +99,7 @@ import Testing
         #expect(events.output == followed[0].output.map { $0 + "\n" }.joined())
     }
 
-    @Test("refusals exit 1 with the problem; a command pagerctl does not know exits 2")
+    @Test("refusals exit 1 with the problem; a command pagerctl does not know, or a bad COUNT, exits 2")
     func refusals() async throws {
         let server = try await Server()
         let url = "http://127.0.0.1:\(server.port)"
@@ -109,5 +109,7 @@ import Testing
         #expect(refused.status == 1 && refused.error.contains("422 index_out_of_range"))
         let usage = try await Self.run(["--url", url, "jump", id])
         #expect(usage.status == 2 && usage.error.contains("unknown command jump"))
+        let count = try await Self.run(["--url", url, "follow", id, "abc"])
+        #expect(count.status == 2 && count.error.contains("COUNT is a whole number above 0"))
     }
 }
