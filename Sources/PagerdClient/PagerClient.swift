@@ -70,11 +70,15 @@ public actor PagerClient {
         baseURL: URL, token: String? = nil, transport: any ClientTransport = PagerClient.defaultTransport(),
         predictor: (any ScrollPredicting)? = ModelScrollPredictor()
     ) {
-        self.baseURL = baseURL
+        // `https://host/` and `https://host` are one server: operations' paths begin with `/`.
+        let trimmed =
+            baseURL.absoluteString.hasSuffix("/") ? URL(string: String(baseURL.absoluteString.dropLast())) : nil
+        let serverURL = trimmed ?? baseURL
+        self.baseURL = serverURL
         self.token = TokenBox(token)
         self.predictor = predictor
         api = Client(
-            serverURL: baseURL, transport: transport,
+            serverURL: serverURL, transport: transport,
             middlewares: [HeaderMiddleware(token: self.token), ProblemMiddleware()])
     }
 

@@ -94,6 +94,14 @@ private struct PageTransport: ClientTransport {
         }
     }
 
+    @Test func aBaseURLEndingInASlashNamesTheSameServer() async throws {
+        let server = try await Server()
+        let client = PagerClient(baseURL: URL(string: server.url.absoluteString + "/")!)
+        #expect(client.baseURL == server.url)
+        let created = try await client.createSession(template: "media")
+        #expect(try await client.next().version == created.version + 1)
+    }
+
     @Test func answersThatAreNotPagerdsAndNoServer() async throws {
         let server = try await Server()
         // /demo/ serves files, so a client whose base URL points there gets pagerd's own 404
