@@ -34,6 +34,11 @@ def state_of(server, sid):
         return json.loads(response.read())
 
 
+def page_version(driver):
+    """The version of the state the demo page shows."""
+    return int(driver.find_element(By.ID, "fact-version").text or 0)
+
+
 def shot(driver, name):
     ARTIFACTS.mkdir(exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
@@ -199,6 +204,8 @@ def test_right_to_left_vertical_and_a_pull_past_the_last_bottle(pagerd, browser)
     shot(browser, "8-rtl-dragging")
     ActionChains(browser).release().perform()
     wait_for(browser, lambda d: state_of(pagerd, sid)["index"] == 1 and state_of(pagerd, sid)["transition"] is None)
+    # The page holds that state too before the next control is used (it sends If-Match).
+    wait_for(browser, lambda d: page_version(d) == state_of(pagerd, sid)["version"])
 
     # Vertical, 420 points a page: the track moves up by the page offset, and dragging up goes forward.
     browser.find_element(By.ID, "orientation").click()
