@@ -349,6 +349,30 @@ extension HTTPServer {
     /// holds one unsent answer at a time, so `perIPConnectionLimit` (64) of them stay within 4 MiB.
     static let largeAnswerBytes = 64 << 10
 
+    /// `response`, or the share's refusal in its place for a large answer to a read (GET, HEAD)
+    /// that would take its client network past its share while the network already holds
+    /// answers: requests admitted together (one per server thread) would otherwise each add an
+    /// answer past the share. A read changed nothing, so its answer can be dropped; an answer to
+    /// a change is always sent. A network holding nothing gets its answer, however large.
+    /// The check and the count are one step under the lock, so answers queued at the same
+    /// instant on several threads cannot all pass it. A large answer is counted for its network
+    /// here (until the request completes); small ones are not.
+    private func withinNetworkShare(_ response: Response, context: RequestContext) -> Response {
+        guard case .bytes(let bytes) = response.body, bytes.count >= Self.largeAnswerBytes else { return response }
+        let share = configuration.answerBudgetBytes / 4
+        let droppable =
+            configuration.perIPConnectionLimit > 0 && (context.method == .get || context.method == .head)
+        let counted = answersByNetwork.withLock { networks in
+            let held = networks[context.peer.network, default: 0]
+            if droppable, held > 0, held + bytes.count > share { return false }
+            networks[context.peer.network] = held + bytes.count
+            return true
+        }
+        guard counted else { return responder.response(for: .addressAnswerShareExceeded(limit: share)) }
+        context.networkAnswerBytes += bytes.count
+        return response
+    }
+
     /// Answers the request with the responder's refusal, without its work.
     private func refuse(_ refusal: HTTPRefusal, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
         context.markAnswered()
@@ -356,6 +380,7 @@ extension HTTPServer {
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        let response = withinNetworkShare(response, context: context)
         let created: OpaquePointer?
         switch response.body {
         case .bytes(let bytes):
@@ -367,10 +392,6 @@ extension HTTPServer {
             if created != nil {
                 context.answerBytes += bytes.count
                 statistics.answers.add(bytes.count, ordering: .relaxed)
-                if bytes.count >= Self.largeAnswerBytes {
-                    context.networkAnswerBytes += bytes.count
-                    answersByNetwork.withLock { $0[context.peer.network, default: 0] += bytes.count }
-                }
             }
         case .stream(let stream) where context.method == .head:
             // The headers only. libmicrohttpd sends a body of unknown length chunked, and then

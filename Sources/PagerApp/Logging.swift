@@ -101,7 +101,7 @@ enum LibraryLog {
         let routine = [
             "Connection socket is closed", "Failed to send", "Connection reset by peer", "Broken pipe",
             "Socket has been disconnected", "Connection was closed by remote side", "forcibly closed by remote peer",
-            "Server reached connection limit",
+            "Server reached connection limit", "request without `Host' header",
         ]
         return routine.contains { message.contains($0) } ? .debug : .notice
     }

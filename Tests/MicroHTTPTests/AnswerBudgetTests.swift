@@ -16,6 +16,13 @@ private final class BigResponder: HTTPResponder {
         if request.path == "/big" {
             return .now(Response(status: .ok, body: [UInt8](repeating: 0x61, count: Self.size)))
         }
+        if request.path == "/slow-big" {
+            // Answered later, so that requests sent together are all admitted first.
+            return .later {
+                try? await Task.sleep(for: .milliseconds(300))
+                return Response(status: .ok, body: [UInt8](repeating: 0x62, count: Self.size))
+            }
+        }
         return .now(Response(status: .ok, body: Array("done".utf8)))
     }
 
@@ -93,6 +100,35 @@ struct AnswerBudgetTests {
                 try RawHTTPConnection(port: port, from: "127.0.0.2").request("POST", "/work", body: [])
             }
             #expect(again.status == 200)
+            try await waitUntilIdle(server)
+        }
+    }
+
+    @Test("reads admitted together from one network: the answers past its share are refused when they are ready")
+    func readsAdmittedTogether() async throws {
+        let responder = BigResponder()
+        let budget = 4 * BigResponder.size
+        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 64, answerBudgetBytes: budget)
+        try await withTestServer(configuration, responder: responder) { server in
+            let port = server.port
+            // Three reads sent at once, none read: all admitted (the network holds nothing yet).
+            let readers = try await onThread {
+                try (0..<3).map { _ in
+                    let connection = try RawHTTPConnection(port: port, from: "127.0.0.2")
+                    try connection.send("GET /slow-big HTTP/1.1\r\nHost: x\r\n\r\n")
+                    return connection
+                }
+            }
+            // Read once the two refused have completed (their small answers fit the socket), with
+            // the one big answer left unread (were the share not held, two would be left).
+            await waitUntil("only the big answer is left") {
+                responder.worked.load(ordering: .relaxed) == 3 && server.statistics.liveRequests == 1
+            }
+            let answers = try await onThread { try readers.map { try $0.readResponse() } }
+            #expect(responder.worked.load(ordering: .relaxed) == 3)
+            #expect(answers.map(\.status).sorted() == [200, 503, 503])
+            #expect(answers.filter { $0.status == 200 }.map(\.body.count) == [BigResponder.size])
+            await waitUntil("the answers are no longer counted") { server.statistics.answerBytes == 0 }
             try await waitUntilIdle(server)
         }
     }

@@ -387,6 +387,7 @@ struct LibraryLogTests {
         #expect(LibraryLog.level(of: "Socket has been disconnected when reading request.") == .debug)
         #expect(LibraryLog.level(of: "Connection was closed by remote side with incomplete request.") == .debug)
         #expect(LibraryLog.level(of: "Server reached connection limit. Closing inbound connection.") == .debug)
+        #expect(LibraryLog.level(of: "Received HTTP/1.1 request without `Host' header.") == .debug)
         #expect(LibraryLog.level(of: "Failed to create a thread: Resource temporarily unavailable") == .notice)
     }
 }
