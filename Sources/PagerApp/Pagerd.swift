@@ -104,7 +104,8 @@ public enum Pagerd {
             message in
             httpLogger.log(level: LibraryLog.level(of: message), "libmicrohttpd: \(LibraryLog.redacted(message))")
         }
-        // Started in this order and, on SIGTERM or SIGINT, shut down gracefully in reverse: the
+        // Started in this order and, on SIGTERM, SIGINT or SIGHUP (a closed terminal; pagerd has
+        // nothing to reload), shut down gracefully in reverse: the
         // server first (it finishes requests and ends streams), then the stream expiry, the
         // heartbeat and the sweeper.
         let services = ServiceGroup(
@@ -118,7 +119,7 @@ public enum Pagerd {
                             server: server, readiness: readiness, gracePeriod: .seconds(configuration.shutdownGrace),
                             templates: templates.map(\.name).sorted(), logger: logger)),
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                gracefulShutdownSignals: [.sigterm, .sigint, .sighup],
                 logger: logger))
         do {
             try await services.run()

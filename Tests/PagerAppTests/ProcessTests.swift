@@ -24,11 +24,11 @@ struct ProcessTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
-    @Test("SIGINT also stops it with status 0")
-    func sigintStopsGracefully() async throws {
+    @Test("SIGINT and SIGHUP also stop it with status 0", arguments: [SIGINT, SIGHUP])
+    func otherSignalsStopGracefully(signal: Int32) async throws {
         let process = try PagerdProcess.launch(arguments: ["--port", "0"])
         _ = try await process.port()
-        process.signal(SIGINT)
+        process.signal(signal)
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
     }
 
