@@ -331,10 +331,15 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     }
 
     /// False while the store refuses changes: after a failed commit, while the disk has less
-    /// room than ``Options/reserveBytes`` (measured again at most every 0.1 s), or once the file
-    /// is found damaged.
+    /// room than ``Options/reserveBytes`` (measured again at most every 0.1 s while short, and
+    /// every second otherwise, so that a disk another process fills shows before a change is
+    /// refused), or once the file is found damaged.
     public var isAcceptingChanges: Bool {
-        measureRoomIfShort()
+        if queue.roomMeasureDue(
+            at: options.clock(), whileShort: Self.shortageMeasureInterval, otherwise: Self.roomMeasureInterval)
+        {
+            measureRoomAgain()
+        }
         return queue.isAcceptingChanges
     }
 
@@ -348,13 +353,6 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     }
 
     // MARK: - Room on the disk
-
-    /// While the store is short of space, measures the room again if the last measure is old
-    /// enough; on any thread (the queue's lock orders the measures).
-    func measureRoomIfShort() {
-        guard queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval) else { return }
-        measureRoomAgain()
-    }
 
     /// Measures the room left for a thread that is not the writer; still short, asks the writer
     /// for a fold, which gives back the space of sessions deleted since the last one (tried at

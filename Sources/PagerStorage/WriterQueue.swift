@@ -144,6 +144,18 @@ final class WriterQueue<Work>: Sendable {
         }
     }
 
+    /// Whether the room left is due to be measured again at `now`: every `whileShort` seconds
+    /// while the store is short of space, every `otherwise` seconds while it is not; if so, the
+    /// caller measures (and the next caller waits another interval).
+    func roomMeasureDue(at now: Double, whileShort: Double, otherwise: Double) -> Bool {
+        state.withLock { state in
+            let interval = state.shortage == nil ? otherwise : whileShort
+            guard now - state.shortageMeasured >= interval else { return false }
+            state.shortageMeasured = now
+            return true
+        }
+    }
+
     /// Whether the store is short of space now.
     var isShortOfSpace: Bool { state.withLock { $0.shortage != nil } }
 

@@ -382,6 +382,27 @@ struct SQLiteJournalTests {
         reopened.close()
     }
 
+    @Test("a readiness poll sees a disk another process filled, measuring at most once a second")
+    func readinessMeasuresTheRoom() throws {
+        let path = try Self.folder() + "/sessions.db"
+        let time = Dial(0.0)
+        let room = Dial<Int?>(1 << 30)
+        let options = SQLiteSessionStore.Options(path: path, clock: { time.current }, room: { _ in room.current })
+        let store = try SQLiteSessionStore(options: options)
+        #expect(store.isAcceptingChanges)
+        room.set(options.reserveBytes - 1)  // filled by someone else; pagerd writes nothing
+        time.set(0.5)
+        #expect(store.isAcceptingChanges)  // measured at the start, half a second ago
+        time.set(1)
+        #expect(!store.isAcceptingChanges)
+        room.set(1 << 30)
+        time.set(1.05)
+        #expect(!store.isAcceptingChanges)  // short: measured again every 0.1 s
+        time.set(1.1)
+        #expect(store.isAcceptingChanges)
+        store.close()
+    }
+
     @Test("short of disk: growing changes are refused, deletions taken and folded; room again: changes taken")
     func shortOfSpace() async throws {
         let path = try Self.folder() + "/sessions.db"
