@@ -71,13 +71,23 @@ struct AnswerBudgetTests {
         }
     }
 
+    /// A client network's share when the budget holds four big answers: one big answer.
+    private static let shareOfOne = BigResponder.size
+
+    /// Runs `body` with a server whose answer budget holds four big answers, so that one client
+    /// network (a quarter) may hold one, and the per-address limits on.
+    private static func withShareOfOne(
+        _ responder: BigResponder, _ body: (HTTPServer) async throws -> Void
+    ) async throws {
+        let configuration = HTTPServerConfiguration(
+            port: 0, perIPConnectionLimit: 64, answerBudgetBytes: 4 * shareOfOne)
+        try await withTestServer(configuration, responder: responder, body)
+    }
+
     @Test("one client's network may hold a quarter of the budget in unread answers; the others are still served")
     func shareOfOneAddress() async throws {
         let responder = BigResponder()
-        // A budget of four big answers: one address may hold one (a quarter).
-        let budget = 4 * BigResponder.size
-        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 64, answerBudgetBytes: budget)
-        try await withTestServer(configuration, responder: responder) { server in
+        try await Self.withShareOfOne(responder) { server in
             let port = server.port
             let reader = try await Self.unreadBig(port: port, from: "127.0.0.2")
             await waitUntil("the big answer is counted") { server.statistics.answerBytes == BigResponder.size }
@@ -85,7 +95,7 @@ struct AnswerBudgetTests {
                 try RawHTTPConnection(port: port, from: "127.0.0.2").request("GET", "/big")
             }
             #expect(refused.status == 503)
-            #expect(String(decoding: refused.body, as: UTF8.self) == "this address's answers over \(budget / 4)")
+            #expect(String(decoding: refused.body, as: UTF8.self) == "this address's answers over \(Self.shareOfOne)")
             #expect(responder.worked.load(ordering: .relaxed) == 1)
             // Another client is served, a big answer too.
             let other = try await onThread {
@@ -107,9 +117,7 @@ struct AnswerBudgetTests {
     @Test("reads admitted together from one network: the answers past its share are refused when they are ready")
     func readsAdmittedTogether() async throws {
         let responder = BigResponder()
-        let budget = 4 * BigResponder.size
-        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 64, answerBudgetBytes: budget)
-        try await withTestServer(configuration, responder: responder) { server in
+        try await Self.withShareOfOne(responder) { server in
             let port = server.port
             // Three reads sent at once, none read: all admitted (the network holds nothing yet).
             let readers = try await onThread {
