@@ -306,12 +306,10 @@ extension HTTPServer {
             return refuse(
                 .answerBudgetExceeded(limit: configuration.answerBudgetBytes), on: connection, context: context)
         }
-        // Nor may one client's network hold more than a quarter of that budget, so that a client
+        // Nor may one client's network hold more than its share of that budget, so that a client
         // that does not read what it asked for cannot lock the others out. Looked up only once
-        // answers hold a quarter in all; not applied when every client shares one address behind
-        // a proxy (`perIPConnectionLimit` 0).
-        let share = configuration.answerBudgetBytes / 4
-        if configuration.perIPConnectionLimit > 0, statistics.answers.load(ordering: .relaxed) >= share,
+        // answers hold a share in all.
+        if let share = networkShare, statistics.answers.load(ordering: .relaxed) >= share,
             !configuration.alwaysServedPaths.contains(context.path),
             answersByNetwork.withLock({ $0[context.peer.network, default: 0] }) >= share
         {
@@ -344,6 +342,13 @@ extension HTTPServer {
         }
     }
 
+    /// What one client network's large answers may hold: a quarter of `answerBudgetBytes`; nil
+    /// when every client shares one address behind a proxy (`perIPConnectionLimit` 0), where
+    /// answers are not counted by network at all.
+    private var networkShare: Int? {
+        configuration.perIPConnectionLimit > 0 ? configuration.answerBudgetBytes / 4 : nil
+    }
+
     /// The size from which an answer counts toward its client network's share of the answer
     /// budget. Smaller ones are left out, which keeps the lock off most answers: a connection
     /// holds one unsent answer at a time, so `perIPConnectionLimit` (64) of them stay within 4 MiB.
@@ -358,10 +363,9 @@ extension HTTPServer {
     /// instant on several threads cannot all pass it. A large answer is counted for its network
     /// here (until the request completes); small ones are not.
     private func withinNetworkShare(_ response: Response, context: RequestContext) -> Response {
-        guard case .bytes(let bytes) = response.body, bytes.count >= Self.largeAnswerBytes else { return response }
-        let share = configuration.answerBudgetBytes / 4
-        let droppable =
-            configuration.perIPConnectionLimit > 0 && (context.method == .get || context.method == .head)
+        guard let share = networkShare, case .bytes(let bytes) = response.body, bytes.count >= Self.largeAnswerBytes
+        else { return response }
+        let droppable = context.method == .get || context.method == .head
         let counted = answersByNetwork.withLock { networks in
             let held = networks[context.peer.network, default: 0]
             if droppable, held > 0, held + bytes.count > share { return false }

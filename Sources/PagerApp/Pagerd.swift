@@ -105,9 +105,8 @@ public enum Pagerd {
             httpLogger.log(level: LibraryLog.level(of: message), "libmicrohttpd: \(LibraryLog.redacted(message))")
         }
         // Started in this order and, on SIGTERM, SIGINT or SIGHUP (a closed terminal; pagerd has
-        // nothing to reload), shut down gracefully in reverse: the
-        // server first (it finishes requests and ends streams), then the stream expiry, the
-        // heartbeat and the sweeper.
+        // nothing to reload), shut down gracefully in reverse: the server first (it finishes
+        // requests and ends streams), then the stream expiry, the heartbeat and the sweeper.
         let services = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [

@@ -161,9 +161,9 @@ extension SQLiteSessionStore {
 
     /// Folds the journal into the tables: the journal emptied first (so that the fold reuses its
     /// pages), then one write per part and session changed since the last fold, and the parts of
-    /// the sessions deleted since, in one transaction; then freed pages go back to the file system (``giveSpaceBack()``). On failure the journal is
-    /// kept, the failure counted and logged, and the next try waits a pause that doubles with
-    /// each failure in a row (the first failure also checks the file: damaged, it is never
+    /// the sessions deleted since, in one transaction; then freed pages go back to the file
+    /// system (``giveSpaceBack()``). On failure the journal is kept, the failure counted and
+    /// logged, and the next try waits a pause that doubles with each failure in a row (the first failure also checks the file: damaged, it is never
     /// written again). `evenIfPaused` tries even during that pause (when closing).
     func checkpoint(evenIfPaused: Bool = false) {
         guard !damaged, !fold.isEmpty || journalRecords > 0 else { return }

@@ -323,7 +323,9 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
             try queue.add(pending, freesSpace: freesSpace)
         } catch {
             // Refused for want of room, measured a while ago: measure again, and try once more.
-            guard !freesSpace, queue.shortageMeasureDue(at: options.clock(), interval: Self.shortageMeasureInterval)
+            guard !freesSpace,
+                queue.roomMeasureDue(
+                    at: options.clock(), whileShort: Self.shortageMeasureInterval, otherwise: .infinity)
             else { throw error }
             measureRoomAgain()
             try queue.add(pending, freesSpace: freesSpace)

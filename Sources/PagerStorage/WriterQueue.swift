@@ -23,8 +23,8 @@ final class WriterQueue<Work>: Sendable {
         var failure: (reason: String, reported: Bool)?
         /// Set while the disk has less room than the store keeps free.
         var shortage: String?
-        /// When the shortage was last measured (the store's clock).
-        var shortageMeasured = -Double.infinity
+        /// When the room left was last measured (the store's clock).
+        var roomMeasured = -Double.infinity
         /// Set once the store finds its file damaged; never cleared.
         var damage: String?
         /// Set when a fold is asked for with nothing queued (``requestFold()``).
@@ -128,30 +128,20 @@ final class WriterQueue<Work>: Sendable {
     /// Answers whether that changes what is taken (so that the change is logged once).
     func setShortage(_ reason: String?, at now: Double) -> Bool {
         state.withLock { state in
-            state.shortageMeasured = now
+            state.roomMeasured = now
             defer { state.shortage = reason }
             return (state.shortage == nil) != (reason == nil)
         }
     }
 
-    /// Whether the store is short of space and its last measure is at least `interval` old; if
-    /// so, the caller measures again (and the next caller waits another `interval`).
-    func shortageMeasureDue(at now: Double, interval: Double) -> Bool {
-        state.withLock { state in
-            guard state.shortage != nil, now - state.shortageMeasured >= interval else { return false }
-            state.shortageMeasured = now
-            return true
-        }
-    }
-
     /// Whether the room left is due to be measured again at `now`: every `whileShort` seconds
-    /// while the store is short of space, every `otherwise` seconds while it is not; if so, the
-    /// caller measures (and the next caller waits another interval).
+    /// while the store is short of space, every `otherwise` seconds while it is not (`.infinity`:
+    /// never); if so, the caller measures (and the next caller waits another interval).
     func roomMeasureDue(at now: Double, whileShort: Double, otherwise: Double) -> Bool {
         state.withLock { state in
             let interval = state.shortage == nil ? otherwise : whileShort
-            guard now - state.shortageMeasured >= interval else { return false }
-            state.shortageMeasured = now
+            guard now - state.roomMeasured >= interval else { return false }
+            state.roomMeasured = now
             return true
         }
     }
