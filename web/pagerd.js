@@ -1337,8 +1337,8 @@ export class Session extends EventTarget {
   // The stream is read with fetch and parsed here rather than with EventSource, because
   // EventSource neither sends headers (the bearer token would have to go in the URL, where it
   // reaches logs) nor shows the status of a refused stream (it retries a 401 or a 404 forever).
-  // With fetch, a refusal is a status: 400, 401, 403, 404, 405 and 410 stop the stream and are reported
-  // ("stopped"); a network failure, a 5xx or the end of the stream is retried from the last
+  // With fetch, a refusal is a status: 400, 401, 403, 404, 405 and 410 stop the stream and are
+  // reported ("stopped"); a network failure, a 5xx or the end of the stream is retried from the last
   // version seen (Last-Event-ID), waiting longer each time (up to 5 s), so nothing is missed.
 
   /**
@@ -1680,8 +1680,8 @@ export class Drag {
    * caller can animate without waiting), and ends it on the server with one
    * `transition end {velocity}` once the report in flight is answered (sent again after a
    * conflict while the server's state still has this swipe in flight; a swipe another client
-   * ended or turned goes to `onError`). Resolves with the state after the release; rejects with a PagerdError whose code is "aborted" when `signal` (or the
-   * drag's) cancels its requests, and then sends nothing more. Only the first release() or
+   * ended or turned goes to `onError`). Resolves with the state after the release; rejects
+   * with a PagerdError whose code is "aborted" when `signal` (or the drag's) cancels its requests, and then sends nothing more. Only the first release() or
    * cancel() counts: a later one answers the same promise.
    * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
@@ -1786,8 +1786,7 @@ function swipeOf(state) {
 /** What a release changes: the swipe's target and whether it completes ("nothing" with none in flight). */
 function outcome(state, completed) {
   if (completed === null) return "nothing";
-  const swipe = state.transition ? `to ${state.transition.to}` : `past ${state.overscroll.edge}`;
-  return `${swipe} ${completed ? "completed" : "cancelled"}`;
+  return `${swipeOf(state)} ${completed ? "completed" : "cancelled"}`;
 }
 
 /** The signed progress of the swipe in flight in `state`: + toward the next page; 0 at rest. */
