@@ -209,9 +209,8 @@ public actor PagerClient {
         switch precondition {
         case .none: nil
         case .version(let version): "\"\(version)\""
-        case .lastKnown:
-            // Inside ``retryingOnConflict(maxAttempts:isolation:_:)``: the version its change was given.
-            if let pinned = Self.pinnedVersion { "\"\(pinned)\"" } else { state.map { "\"\($0.version)\"" } }
+        // Inside ``retryingOnConflict(maxAttempts:isolation:_:)``: the version its change was given.
+        case .lastKnown: (Self.pinnedVersion ?? state?.version).map { "\"\($0)\"" }
         }
     }
 
