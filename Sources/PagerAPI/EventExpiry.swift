@@ -90,6 +90,10 @@ public final class EventExpiry: Sendable {
     /// Deadlines held, of streams waiting and of streams closed since (for tests).
     var heldDeadlines: Int { state.withLock { $0.heap.count } }
 
+    /// The versions the streams waiting have reached, lowest first (for tests: a writer sets its
+    /// stream's version just after writing the change).
+    var versionsReached: [Int] { state.withLock { $0.entries.values.map(\.version.current).sorted() } }
+
     /// Ends `stream` at Unix time `deadline` with an `expired` event naming `version`'s value,
     /// unless it closes first.
     func register(_ stream: HTTPResponseStream, until deadline: Double, version: StreamVersion) {

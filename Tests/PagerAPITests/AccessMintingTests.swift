@@ -1,11 +1,11 @@
 import HTTPTypes
 import JSON
-import PagerAPI
 import PagerAccess
 import TestSupport
 import Testing
 
 @testable import MicroHTTP
+@testable import PagerAPI
 
 /// Tokens pagerd mints (the `access` member of a create, `POST …/tokens`), and event streams that
 /// end when their token does.
@@ -150,9 +150,10 @@ struct AccessMintingTests {
         #expect(api.responder.expiry.count == 2)
         #expect(await api.send("POST", "/v1/sessions/\(id)/next", headers: T.bearer(T.authToken)).status == 200)
         var sent = Self.drain(stream)
+        // Both streams' writers have written the change and recorded its version.
         await waitUntil("the change is written") {
             sent += Self.drain(stream)
-            return sent.contains("id: 2\n")
+            return sent.contains("id: 2\n") && api.responder.expiry.versionsReached == [2, 2]
         }
         tester.clock.advance(by: 60 + 29)
         #expect(api.responder.expiry.endDue() == 0)
