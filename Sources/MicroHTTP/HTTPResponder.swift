@@ -13,7 +13,7 @@ public enum HTTPRefusal: Sendable, Equatable {
     /// Answers not yet read by their clients hold more than `answerBudgetBytes`: the request is
     /// refused before its work, so it changed nothing.
     case answerBudgetExceeded(limit: Int)
-    /// Large answers not yet read by clients at the request's address hold more than their share
+    /// Large answers (or stream chunks) not yet read by clients at the request's address hold more than their share
     /// of `answerBudgetBytes` (a quarter): refused before its work, so it changed nothing, and
     /// other clients are still served.
     case addressAnswerShareExceeded(limit: Int)

@@ -4,13 +4,21 @@ import Synchronization
 /// A response body written over time, such as a Server-Sent Events stream.
 ///
 /// The application writes; the server sends what was written and waits, without holding a thread,
-/// when nothing is buffered. The stream ends when the application finishes it, when the client goes
+/// when nothing is buffered. What is written is queued as ``StreamChunk``s, shared with the other
+/// streams that queue the same chunk, and counted toward the server's answer budget (once per
+/// chunk) and its client network's share (each large chunk for each stream) until it is sent. The stream ends when the application finishes it, when the client goes
 /// away (noticed while waiting by the server's peer watcher, or by a failed send), or when the
 /// server stops.
 public final class HTTPResponseStream: Sendable {
     struct State {
-        var buffer: [UInt8] = []
+        /// What is queued: the chunks from `head` on are unsent, the first of them from `sent` on.
+        var chunks: [StreamChunk] = []
+        var head = 0
         var sent = 0
+        /// Bytes queued and not yet handed to the socket.
+        var unsent = 0
+        /// Where the unsent chunks are counted, from when the server takes the stream on.
+        var account: StreamAccount?
         var finished = false
         /// The client hung up while the stream waited; nothing more is sent.
         var peerLeft = false
@@ -24,9 +32,36 @@ public final class HTTPResponseStream: Sendable {
 
         /// Resumes the writer waiting for room if there is room now, or the stream has ended.
         mutating func resumeRoomWaiterIfDue() {
-            guard let waiter = roomWaiter, buffer.count - sent <= roomLimit || closed || peerLeft else { return }
+            guard let waiter = roomWaiter, unsent <= roomLimit || closed || peerLeft else { return }
             roomWaiter = nil
             waiter.resume()
+        }
+
+        /// Queues `chunk`, counted from now on if the server has taken the stream on.
+        mutating func append(_ chunk: StreamChunk) {
+            chunks.append(chunk)
+            unsent += chunk.count
+            if let account { chunk.hold(in: account) }
+        }
+
+        /// Lets go of the chunk at `head`, sent or dropped.
+        mutating func dropHead() {
+            if let account { chunks[head].release(in: account) }
+            chunks[head] = StreamChunk.empty
+            head += 1
+            sent = 0
+            if head == chunks.count {
+                // A stream mostly waits: a drained queue keeps its room only when small, so an
+                // audience of thousands of idle streams holds no large arrays.
+                chunks.removeAll(keepingCapacity: chunks.capacity <= HTTPResponseStream.keptChunks)
+                head = 0
+            }
+        }
+
+        /// Lets go of every unsent chunk.
+        mutating func dropAll() {
+            while head < chunks.count { dropHead() }
+            unsent = 0
         }
     }
 
@@ -41,8 +76,8 @@ public final class HTTPResponseStream: Sendable {
     }
 
     private let state = Locked(State())
-    /// The most room a drained buffer keeps.
-    static let keptCapacity = 512
+    /// The most chunks a drained queue keeps room for.
+    static let keptChunks = 8
 
     /// Creates an open stream with nothing buffered.
     public init() {}
@@ -50,9 +85,16 @@ public final class HTTPResponseStream: Sendable {
     /// Queues bytes for the client. Returns false, writing nothing, once the stream is closed.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        write(StreamChunk(bytes))
+    }
+
+    /// Queues a chunk for the client, sharing it with any other stream that queues it. Returns
+    /// false, writing nothing, once the stream is closed.
+    @discardableResult
+    public func write(_ chunk: StreamChunk) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.finished else { return false }
-            state.buffer.append(contentsOf: bytes)
+            state.append(chunk)
             state.wakeIfWaiting()
             return true
         }
@@ -73,7 +115,7 @@ public final class HTTPResponseStream: Sendable {
     public func finish(after bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.finished else { return false }
-            state.buffer.append(contentsOf: bytes)
+            state.append(StreamChunk(bytes))
             state.finished = true
             state.wakeIfWaiting()
             return true
@@ -83,8 +125,11 @@ public final class HTTPResponseStream: Sendable {
     /// Whether the server has stopped sending this stream (the client left, or it ended).
     public var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// The chunks queued and not yet wholly sent (for tests).
+    var unsentChunks: [StreamChunk] { state.withLock { Array($0.chunks[$0.head...]) } }
+
     /// Bytes written but not yet handed to the socket; a writer may coalesce while this is large.
-    public var bufferedByteCount: Int { state.withLock { $0.buffer.count - $0.sent } }
+    public var bufferedByteCount: Int { state.withLock { $0.unsent } }
 
     /// Waits, without polling, until at most `limit` bytes are unsent, or the stream has closed or
     /// its client left. One writer at a time may wait; it is woken by the server as it sends, and
@@ -93,7 +138,7 @@ public final class HTTPResponseStream: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 state.withLock { state in
-                    if state.buffer.count - state.sent <= limit || state.closed || state.peerLeft || Task.isCancelled {
+                    if state.unsent <= limit || state.closed || state.peerLeft || Task.isCancelled {
                         continuation.resume()
                         return
                     }
@@ -123,31 +168,36 @@ public final class HTTPResponseStream: Sendable {
 
     // MARK: - Server side
 
-    /// Binds the stream to the connection's resume function; called once when it is queued.
-    func attach(wake: @escaping @Sendable () -> Void) {
-        state.withLock { $0.wake = wake }
+    /// Binds the stream to the connection's resume function, and counts what it holds unsent in
+    /// `account` from now on; called once when it is queued.
+    func attach(wake: @escaping @Sendable () -> Void, account: StreamAccount) {
+        state.withLock { state in
+            state.wake = wake
+            state.account = account
+            for chunk in state.chunks[state.head...] { chunk.hold(in: account) }
+        }
     }
 
     /// Copies buffered bytes into `destination`, or says to wait or to end. When it says to wait,
     /// `suspend` has been called under the stream's lock, so a concurrent write cannot be missed.
     func read(into destination: UnsafeMutableRawBufferPointer, suspend: () -> Void) -> ReadResult {
         state.withLock { state in
-            let available = state.buffer.count - state.sent
-            if available > 0, !state.peerLeft {
-                let count = min(available, destination.count)
-                state.buffer.withUnsafeBytes { source in
-                    destination.copyMemory(
-                        from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
+            if state.unsent > 0, !state.peerLeft {
+                var copied = 0
+                while copied < destination.count, state.head < state.chunks.count {
+                    let bytes = state.chunks[state.head].bytes
+                    let count = min(bytes.count - state.sent, destination.count - copied)
+                    bytes.withUnsafeBytes { source in
+                        UnsafeMutableRawBufferPointer(rebasing: destination[copied..<copied + count])
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[state.sent..<state.sent + count]))
+                    }
+                    copied += count
+                    state.sent += count
+                    if state.sent == bytes.count { state.dropHead() }
                 }
-                state.sent += count
-                if state.sent == state.buffer.count {
-                    // A stream mostly waits: a drained buffer keeps its room only when small, so
-                    // an audience of thousands of idle streams holds no event-sized buffers.
-                    state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= Self.keptCapacity)
-                    state.sent = 0
-                }
+                state.unsent -= copied
                 state.resumeRoomWaiterIfDue()
-                return .bytes(count)
+                return .bytes(copied)
             }
             if state.peerLeft { return .abort }
             if state.finished || state.closed { return .end }
@@ -172,6 +222,7 @@ public final class HTTPResponseStream: Sendable {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.closed else { return [] }
             state.closed = true
+            state.dropAll()
             state.waiting = false
             state.wake = nil
             state.resumeRoomWaiterIfDue()

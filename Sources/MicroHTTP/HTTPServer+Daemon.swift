@@ -227,10 +227,7 @@ extension HTTPServer {
             if context.isTracked { server.active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) } }
             server.statistics.answers.subtract(context.answerBytes, ordering: .relaxed)
             if context.networkAnswerBytes > 0 {
-                server.answersByNetwork.withLock { networks in
-                    let left = networks[context.peer.network, default: 0] - context.networkAnswerBytes
-                    networks[context.peer.network] = left > 0 ? left : nil
-                }
+                server.answersByNetwork.add(-context.networkAnswerBytes, for: context.peer.network)
             }
             server.statistics.live.subtract(1, ordering: .releasing)
         }
@@ -308,10 +305,9 @@ extension HTTPServer {
         }
         // Nor may one client's network hold more than its share of that budget, so that a client
         // that does not read what it asked for cannot lock the others out. Looked up only once
-        // answers hold a share in all.
-        if let share = networkShare, statistics.answers.load(ordering: .relaxed) >= share,
-            !configuration.alwaysServedPaths.contains(context.path),
-            answersByNetwork.withLock({ $0[context.peer.network, default: 0] }) >= share
+        // networks hold a share in all.
+        if let share = networkShare, answersByNetwork.held(by: context.peer.network, atLeast: share) >= share,
+            !configuration.alwaysServedPaths.contains(context.path)
         {
             return refuse(.addressAnswerShareExceeded(limit: share), on: connection, context: context)
         }
@@ -359,19 +355,13 @@ extension HTTPServer {
     /// answers: requests admitted together (one per server thread) would otherwise each add an
     /// answer past the share. A read changed nothing, so its answer can be dropped; an answer to
     /// a change is always sent. A network holding nothing gets its answer, however large.
-    /// The check and the count are one step under the lock, so answers queued at the same
-    /// instant on several threads cannot all pass it. A large answer is counted for its network
-    /// here (until the request completes); small ones are not.
+    /// A large answer is counted for its network here (until the request completes); small ones
+    /// are not.
     private func withinNetworkShare(_ response: Response, context: RequestContext) -> Response {
         guard let share = networkShare, case .bytes(let bytes) = response.body, bytes.count >= Self.largeAnswerBytes
         else { return response }
         let droppable = context.method == .get || context.method == .head
-        let counted = answersByNetwork.withLock { networks in
-            let held = networks[context.peer.network, default: 0]
-            if droppable, held > 0, held + bytes.count > share { return false }
-            networks[context.peer.network] = held + bytes.count
-            return true
-        }
+        let counted = answersByNetwork.add(bytes.count, for: context.peer.network, within: droppable ? share : nil)
         guard counted else { return responder.response(for: .addressAnswerShareExceeded(limit: share)) }
         context.networkAnswerBytes += bytes.count
         return response
@@ -411,7 +401,10 @@ extension HTTPServer {
             let binding = StreamBinding(
                 stream: stream, connection: context.connection,
                 socket: CMicroHTTPD_connection_fd(connection), watcher: watcher)
-            stream.attach { binding.resume() }
+            let account = StreamAccount(
+                statistics: statistics, network: context.peer.network,
+                networks: networkShare == nil ? nil : answersByNetwork)
+            stream.attach(wake: { binding.resume() }, account: account)
             context.stream = stream
             track(context)
             // A stream queued while stopping ends after what it has: `stop()` may already have

@@ -39,9 +39,9 @@ public final class HTTPServer: Sendable {
     /// through a task (they may wait suspended) and those answered with a stream. A request with
     /// no body answered at once with bytes is never in it (see ``track(_:)``).
     let active = Locked([ObjectIdentifier: RequestContext]())
-    /// Bytes of large answers not yet sent, by client network (``PeerAddress/network``), so that
-    /// one client cannot take the whole answer budget (see ``largeAnswerBytes``).
-    let answersByNetwork = Locked([PeerAddress: Int]())
+    /// Bytes of large answers and stream chunks not yet sent, by client network (see
+    /// ``largeAnswerBytes``).
+    let answersByNetwork = NetworkAnswers()
     /// Set when `stop()` begins: new requests are refused and never suspended.
     let stopping = Atomic<Bool>(false)
     /// Set when the grace period is over: requests whose body completes now are refused too.
@@ -163,6 +163,7 @@ public final class HTTPServerStatistics: Sendable {
     /// Requests between their first header and their completion, streams included.
     public var liveRequests: Int { live.load(ordering: .acquiring) }
 
-    /// Bytes of complete answers handed to libmicrohttpd and not yet sent (event streams aside).
+    /// Bytes of answers not yet sent: complete answers handed to libmicrohttpd, and the chunks
+    /// streams hold unsent (each chunk once).
     public var answerBytes: Int { answers.load(ordering: .relaxed) }
 }

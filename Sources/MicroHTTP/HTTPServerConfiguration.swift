@@ -34,9 +34,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var strictForClient: Bool
     /// The largest request body accepted, in bytes.
     public var maxBodyBytes: Int
-    /// Bytes of complete answers handed to libmicrohttpd and not yet sent (their clients have
-    /// not read them) past which the server refuses new requests before any work, with the
-    /// responder's ``HTTPRefusal/answerBudgetExceeded(limit:)``. Event streams are not counted.
+    /// Bytes of answers not yet sent (their clients have not read them) past which the server
+    /// refuses new requests before any work, with the responder's
+    /// ``HTTPRefusal/answerBudgetExceeded(limit:)``: complete answers handed to libmicrohttpd,
+    /// and the chunks event streams hold unsent (each chunk once, however many streams hold it).
     public var answerBudgetBytes: Int
     /// Paths served even past `answerBudgetBytes`: small answers an operator needs then, such as
     /// health checks and metrics.

@@ -55,11 +55,12 @@ struct EventRoutes {
         let snapshot = subscription.snapshot, token = subscription.token
         let stream = HTTPResponseStream()
         let version = StreamVersion(snapshot.version)
-        var first = Array("retry: 2000\n\n".utf8)
+        stream.write(Array("retry: 2000\n\n".utf8))
         if lastEventID?.trimmingASCIISpaces() != String(snapshot.version) {
-            first += Self.event(kind: "state", snapshot: snapshot)
+            // Shared by the streams that begin at this state while one of them still sends it.
+            stream.write(
+                subscription.firstEncoding.value { StreamChunk(Self.event(kind: "state", snapshot: snapshot)) })
         }
-        stream.write(first)
         let writer = Task { await Self.write(subscription.events, to: stream, version: version) }
         heartbeat.register(stream)
         // Runs on the server thread that drops the connection: the subscriber's slot is free
@@ -87,12 +88,13 @@ struct EventRoutes {
             // Waiting costs a continuation and a cancellation handler: only when the client is
             // behind (with an audience of thousands, every change reaches every writer).
             if stream.bufferedByteCount > backlogLimit { await stream.waitForRoom(atMost: backlogLimit) }
-            let bytes = event.encoding.bytes {
-                Self.event(
-                    kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move, settle: event.settle,
-                    cause: event.cause.rawValue)
+            let chunk = event.encoding.value {
+                StreamChunk(
+                    Self.event(
+                        kind: event.kind.rawValue, snapshot: event.snapshot, move: event.move, settle: event.settle,
+                        cause: event.cause.rawValue))
             }
-            guard !Task.isCancelled, stream.write(bytes), event.kind != .deleted else { break }
+            guard !Task.isCancelled, stream.write(chunk), event.kind != .deleted else { break }
             version?.set(event.snapshot.version)
         }
         stream.finish()

@@ -269,7 +269,8 @@ extension Setting {
         .integer("maxBodyBytes", \.server.maxBodyBytes, 1...67_108_864, "Largest request body in bytes."),
         .integer(
             "answerBudgetBytes", \.server.answerBudgetBytes, 65_536...(1 << 50),
-            "Bytes of answers not yet read by their clients past which new requests are refused (503)."),
+            "Bytes of answers (event streams' included) not yet read by their clients past which new requests are refused (503)."
+        ),
         .integer("maxPages", \.maxPages, 1...1_000_000, "Pages per session."),
         .integer("maxStackDepth", \.maxStackDepth, 0...10_000, "Screens pushed on one page's stack."),
         .integer("maxContentBytes", \.maxContentBytes, 2...16_777_216, "Bytes of JSON content per page or screen."),

@@ -51,7 +51,12 @@ extension PagerEngine {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(token, from: id) }
         }
-        return Subscription(snapshot: SessionSnapshot(id: id, pager: seen), events: stream, token: token)
+        if session.firstEncoding?.version != seen.version {
+            session.firstEncoding = (seen.version, EncodedOnce(lending: true))
+        }
+        return Subscription(
+            snapshot: SessionSnapshot(id: id, pager: seen), events: stream, token: token,
+            firstEncoding: session.firstEncoding!.slot)
     }
 
     /// Forgets a subscriber whose stream ended; one already forgotten, or dropped with its
@@ -71,6 +76,8 @@ extension PagerEngine {
             idleOrder.append(session, at: session.lastUsed)
             watched[id] = nil
             session.feed = nil
+            session.newestEncoding = nil
+            session.firstEncoding = nil
         }
     }
 
@@ -87,7 +94,11 @@ extension PagerEngine {
         }
     }
 
+    /// Hands `event` to every subscriber of `session`. Only the newest event keeps its encoding
+    /// (see ``EncodedOnce``): the one before lends it from now on.
     func publish(_ event: SessionEvent, to session: Session) {
+        session.newestEncoding?.lend()
+        session.newestEncoding = event.encoding
         for subscriber in session.subscribers.values { send(event, to: subscriber) }
     }
 

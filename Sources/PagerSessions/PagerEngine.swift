@@ -9,6 +9,9 @@ public struct Subscription: Sendable {
     public var events: AsyncStream<SessionEvent>
     /// Identifies it to ``PagerEngine/unsubscribe(_:from:)``.
     public var token: Int
+    /// Where the subscriptions that begin at the same state share the wire form of their first
+    /// event; it lends it (see ``EncodedOnce``), so it lives while a stream still sends it.
+    public var firstEncoding: EncodedOnce
 }
 
 /// One shard of the session table: its sessions, each a `Pager` value (docs/architecture.md,

@@ -87,22 +87,54 @@ public struct SessionEvent: Sendable {
     }
 }
 
-/// Bytes computed once, by the first caller, and shared by every later one: an event's encoding,
-/// so that a change is encoded once however many subscribers write it.
+/// A value computed once, by the first caller, and shared by every later one: an event's wire
+/// form, so that a change is encoded once however many subscribers write it.
+///
+/// The slot keeps the value until the engine has a newer event for the session (``lend()``);
+/// from then on it only lends it: the value is shared while somebody else still holds it (the
+/// streams still sending it) and made again after. So the events waiting in a slow subscriber's
+/// queue hold no encodings of their own. A slot made lending lends from the start.
 public final class EncodedOnce: Sendable {
-    private let slot = Locked<[UInt8]?>(nil)
+    private struct Slot {
+        var kept: (any AnyObject & Sendable)?
+        weak var lent: (any AnyObject & Sendable)?
+        var lends = false
+        /// A caller is making the value; the others wait for it.
+        var making = false
+    }
+    private let slot: Locked<Slot>
 
-    /// Creates an empty slot.
-    public init() {}
+    /// Creates an empty slot, which keeps its value until ``lend()`` unless `lending`.
+    public init(lending: Bool = false) {
+        slot = Locked(Slot(lends: lending))
+    }
 
-    /// The bytes, computed by `encode` on the first call (under the slot's lock, so a second
-    /// caller waits for them rather than encoding again); later calls share them.
-    public func bytes(_ encode: () -> [UInt8]) -> [UInt8] {
-        slot.withLock { bytes in
-            if let bytes { return bytes }
-            let made = encode()
-            bytes = made
-            return made
+    /// The value, made by `encode` on the first call, or after it was lent and let go; later
+    /// calls share it. A caller that comes while another makes it waits for that one (on the
+    /// slot's condition) rather than encoding again; the lock itself is never held while
+    /// encoding, so ``lend()`` never waits for one. Every call must ask for the same type.
+    public func value<Value: AnyObject & Sendable>(_ encode: () -> Value) -> Value {
+        let found = slot.wait(until: { !$0.making }) { slot -> Value? in
+            if let value = (slot.kept ?? slot.lent) as? Value { return value }
+            slot.making = true
+            return nil
+        }
+        if let found { return found }
+        let made = encode()
+        slot.withLock { slot in
+            if slot.lends { slot.lent = made } else { slot.kept = made }
+            slot.making = false
+        }
+        slot.notifyAll()
+        return made
+    }
+
+    /// Stops keeping the value: from now on it is only shared while somebody else holds it.
+    public func lend() {
+        slot.withLock { slot in
+            slot.lends = true
+            if let kept = slot.kept { slot.lent = kept }
+            slot.kept = nil
         }
     }
 }

@@ -18,13 +18,84 @@ struct EventStreamTests {
         var encodings = 0
         let copies = [event, event, event]
         let results = copies.map { copy in
-            copy.encoding.bytes {
+            copy.encoding.value {
                 encodings += 1
-                return Array("data".utf8)
+                return StreamChunk(Array("data".utf8))
             }
         }
         #expect(encodings == 1)
-        #expect(results.allSatisfy { $0 == Array("data".utf8) })
+        #expect(results.allSatisfy { $0 === results[0] && $0.bytes == Array("data".utf8) })
+    }
+
+    @Test("a lent encoding is shared while somebody holds it, then made again: a queued event holds none")
+    func lentEncoding() throws {
+        let slot = EncodedOnce()
+        var encodings = 0
+        func encode() -> StreamChunk {
+            encodings += 1
+            return StreamChunk(Array("event \(encodings)".utf8))
+        }
+        // Kept: shared even when nobody else holds it.
+        _ = slot.value(encode)
+        var held: StreamChunk? = slot.value(encode)
+        #expect(held?.bytes == Array("event 1".utf8) && encodings == 1)
+        slot.lend()
+        // Lent: shared while a stream holds it...
+        #expect(slot.value(encode) === held && encodings == 1)
+        held = nil
+        // ...and made again once nobody does.
+        #expect(slot.value(encode).bytes == Array("event 2".utf8) && encodings == 2)
+        #expect(held == nil)
+    }
+
+    @Test("streams that begin at the same state share their first event; a stream that begins later has its own")
+    func sharedFirstEvent() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "mall"}"#)
+        func open() async throws -> HTTPResponseStream {
+            let reply = await api.send("GET", "/v1/sessions/\(id)/events")
+            guard case .stream(let stream) = reply.response.body else {
+                Issue.record("no stream: \(reply.status)")
+                return HTTPResponseStream()
+            }
+            return stream
+        }
+        let first = try await open(), second = try await open()
+        let (a, b) = (first.unsentChunks, second.unsentChunks)
+        #expect(a.count == 2 && b.count == 2)  // retry, then the state
+        #expect(a[1] === b[1])
+        #expect(String(decoding: a[1].bytes, as: UTF8.self).hasPrefix("id: 1\nevent: state\ndata: {"))
+        _ = await api.send("POST", "/v1/sessions/\(id)/next")
+        let third = try await open()
+        let c = third.unsentChunks
+        #expect(c.count == 2 && c[1] !== a[1])
+        #expect(String(decoding: c[1].bytes, as: UTF8.self).hasPrefix("id: 2\nevent: state\ndata: {"))
+        for stream in [first, second, third] { stream.close() }
+    }
+
+    @Test("a published event lends its encoding once a newer one is published; the newest keeps its own")
+    func newestKeepsEncoding() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "mall"}"#)
+        let subscription = try api.engine.shard(for: SessionID(id)).withLock { try $0.subscribe(to: SessionID(id)) }
+        var events = subscription.events.makeAsyncIterator()
+        _ = await api.send("POST", "/v1/sessions/\(id)/next")
+        let first = try #require(await events.next())
+        var encodings = 0
+        let encode = { () -> StreamChunk in
+            encodings += 1
+            return StreamChunk(Array("encoded".utf8))
+        }
+        _ = first.encoding.value(encode)
+        _ = first.encoding.value(encode)
+        #expect(encodings == 1)  // kept while it is the newest
+        _ = await api.send("POST", "/v1/sessions/\(id)/next")
+        let second = try #require(await events.next())
+        _ = first.encoding.value(encode)
+        #expect(encodings == 2)  // lent, and nobody held it
+        _ = second.encoding.value(encode)
+        _ = second.encoding.value(encode)
+        #expect(encodings == 3)
     }
 
     @Test("one heartbeat writes to every open stream, and forgets a stream once it closes")

@@ -1,0 +1,42 @@
+import Locking
+import Synchronization
+
+/// Bytes of large answers not yet sent, by client network (``PeerAddress/network``), so that one
+/// client network cannot take the whole answer budget: each large answer of the network's
+/// clients, and each large chunk each of its event streams holds unsent (a chunk two of its
+/// streams hold counts twice here, once in the server's total).
+final class NetworkAnswers: Sendable {
+    private let held = Locked([PeerAddress: Int]())
+    /// The sum over every network: while it is under a share, no network holds a share and the
+    /// map need not be looked at.
+    private let total = Atomic<Int>(0)
+
+    /// What `network` holds, or 0 without a lookup when no network can hold `share`.
+    func held(by network: PeerAddress, atLeast share: Int) -> Int {
+        guard total.load(ordering: .relaxed) >= share else { return 0 }
+        return held.withLock { $0[network, default: 0] }
+    }
+
+    /// Counts `bytes` (negative to take them off) for `network`.
+    func add(_ bytes: Int, for network: PeerAddress) {
+        held.withLock { held in
+            let now = held[network, default: 0] + bytes
+            held[network] = now > 0 ? now : nil
+        }
+        total.add(bytes, ordering: .relaxed)
+    }
+
+    /// Counts `bytes` for `network` unless it already holds some and they would take it past
+    /// `share` (nil: always); the check and the count are one step, so answers counted at the
+    /// same instant on several threads cannot all pass it. Returns whether they were counted.
+    func add(_ bytes: Int, for network: PeerAddress, within share: Int?) -> Bool {
+        let counted = held.withLock { held in
+            let now = held[network, default: 0]
+            if let share, now > 0, now + bytes > share { return false }
+            held[network] = now + bytes
+            return true
+        }
+        if counted { total.add(bytes, ordering: .relaxed) }
+        return counted
+    }
+}
