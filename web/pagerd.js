@@ -370,24 +370,35 @@ function applyScroll(pager, raw) {
 
 // MARK: The page axis
 
-/** Signed progress from an input form. */
+/**
+ * Signed progress from an input form. An offset within TOLERANCE of the current page's rest
+ * offset (of the window's rest, one stride) is that offset: progress 0, so that sending back the
+ * page offset the state reported, rounded on the way, moves nothing.
+ */
 function progressFrom(pager, form, value) {
   if (form === "progress") return value;
   const { E, n, c, pages } = pager;
   if (pages.plain) {
     if (form === "offset") {
+      const rest = (pager.mirrorsPages ? n - 1 - c : c) * E;
+      if (Math.abs(value - rest) <= TOLERANCE) return 0;
       if (!pager.mirrorsPages) return value / E - c;
       return ((n - 1) * E - value) / E - c;
     }
+    if (Math.abs(value - E) <= TOLERANCE) return 0;
     return pager.mirrorsPages ? (E - value) / E : (value - E) / E;
   }
   // Several pages per viewport: a unit of progress is one stride D.
   const { D, kappa } = pages;
-  if (form === "windowOffset") return pager.mirrorsPages ? (D - value) / D : (value - D) / D;
+  if (form === "windowOffset") {
+    if (Math.abs(value - D) <= TOLERANCE) return 0;
+    return pager.mirrorsPages ? (D - value) / D : (value - D) / D;
+  }
   const offset = pager.mirrorsPages ? restOffset(pager, 0) + restOffset(pager, n - 1) - value : value;
   const Oc = restOffset(pager, c);
-  const way = offset > Oc ? "forward" : offset < Oc ? "reverse" : null;
-  const t = way ? neighbor(pager, c, way) : null;
+  if (Math.abs(offset - Oc) <= TOLERANCE) return 0;
+  const way = offset > Oc ? "forward" : "reverse";
+  const t = neighbor(pager, c, way);
   if (!isLimited(pager, c) && (t === null || !isLimited(pager, t))) return (offset + kappa) / D - c;
   const Ot = t === null ? Oc : restOffset(pager, t);
   // Rest offsets within 1e-9 are one offset (j·D − κ and M can differ by rounding).

@@ -63,7 +63,7 @@ struct PageStrip {
     /// Whether position `position` cannot rest at its own offset: past M.
     func isLimited(_ position: Int) -> Bool {
         guard let maxOffset else { return false }
-        return Double(position) * stride - leadingSpace > maxOffset + 1e-9
+        return Double(position) * stride - leadingSpace > maxOffset + Self.sameOffset
     }
 
     /// O_j: where the view rests on position `position`, left to right.
@@ -127,14 +127,19 @@ struct PageStrip {
 
     /// Signed progress from an `offset` scroll input (physical, from the content's start) on
     /// `current`: in strides from the current page's offset, or, where that page or the neighbour
-    /// the offset points to is limited, as the share of the way between their rest offsets.
+    /// the offset points to is limited, as the share of the way between their rest offsets. An
+    /// offset within 1e-9 of the current page's rest offset is that offset: progress 0, so that
+    /// a client sending back the page offset it was given (rounded on the way) moves nothing.
     func progress(fromOffset physical: Double, current: Int) -> Double {
         guard !onePerView else {
+            let rest = Double(mirrored ? count - 1 - current : current) * extent
+            guard abs(physical - rest) > Self.sameOffset else { return 0 }
             guard mirrored else { return physical / extent - Double(current) }
             return (Double(count - 1) * extent - physical) / extent - Double(current)
         }
         let offset = mirrored ? mirrorSum - physical : physical
         let rest = restOffset(current)
+        guard abs(offset - rest) > Self.sameOffset else { return 0 }
         if maxOffset != nil {
             let target = offset - rest < 0 ? current - 1 : current + 1
             let hasTarget = (0..<count).contains(target)
@@ -142,17 +147,21 @@ struct PageStrip {
                 // Rest offsets that agree to within 1e-9 are one offset: with a whole number of
                 // pages per view, the last unlimited position's j·D − κ and M differ by rounding.
                 let span = hasTarget ? abs(restOffset(target) - rest) : 0
-                return (offset - rest) / (span <= 1e-9 ? stride : span)
+                return (offset - rest) / (span <= Self.sameOffset ? stride : span)
             }
         }
         return (offset + leadingSpace) / stride - Double(current)
     }
 
     /// Signed progress from a `windowOffset` scroll input: a paging scroll view three strides
-    /// long, one stride at rest.
+    /// long, one stride at rest (within 1e-9).
     func progress(fromWindowOffset offset: Double) -> Double {
-        mirrored ? (stride - offset) / stride : (offset - stride) / stride
+        guard abs(offset - stride) > Self.sameOffset else { return 0 }
+        return mirrored ? (stride - offset) / stride : (offset - stride) / stride
     }
+
+    /// Offsets closer than this are one offset: every comparison that picks a case allows it.
+    static let sameOffset = 1e-9
 
     // MARK: - Pages on screen
 

@@ -330,4 +330,28 @@ struct PagesPerViewTests {
         #expect(plain.preloadIndices == centred.preloadIndices)
         #expect(!plain.settings.reportsPageLayout && centred.settings.reportsPageLayout)
     }
+
+    @Test(
+        "an offset scroll to the page offset just reported changes nothing, whatever its rounding",
+        arguments: [
+            (width: 390.0, perView: 3.0, spacing: 10.0, centered: true),
+            (width: 390, perView: 2.5, spacing: 7.3, centered: true),
+            (width: 375, perView: 1.5, spacing: 7.3, centered: false),
+            (width: 411.43, perView: 1, spacing: 0, centered: false),
+            (width: 411.43, perView: 1.25, spacing: 10, centered: true),
+        ])
+    func reportedOffsetIsRest(layout: (width: Double, perView: Double, spacing: Double, centered: Bool)) throws {
+        for rtl in [false, true] {
+            for initial in 0..<50 {
+                let pager = try Self.pager(
+                    50, width: layout.width, perView: layout.perView, spacing: layout.spacing,
+                    centered: layout.centered, initial: initial
+                ) { if rtl { $0.layoutDirection = .rtl } }
+                let outcome = try pager.applying(.scroll(.offset(pager.pageOffset)))
+                #expect(
+                    outcome.pager == pager && outcome.pager.transition == nil,
+                    "\(layout) rtl \(rtl) at \(initial): \(String(describing: outcome.pager.transition))")
+            }
+        }
+    }
 }

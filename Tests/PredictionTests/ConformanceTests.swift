@@ -212,6 +212,16 @@ struct Runner {
         for index in [0, (count - 1) / 2, count - 1] where !indexes.contains(index) { indexes.append(index) }
         for index in indexes {
             _ = try json("POST", "/v1/sessions/\(id)/select", ["index": .number(Double(index))])
+            // The page offset the state reports, sent back as it is: rounding and all, it is the rest.
+            let atRest = try rest(id)
+            let sentBack = try check(
+                id, atRest, settings, ["offset": atRest["pageOffset"] ?? .null], "\(config.name) reported offset", .edge
+            )
+            if sentBack["version"] != atRest["version"] || (sentBack["transition"] ?? .null) != .null
+                || (sentBack["overscroll"] ?? .null) != .null
+            {
+                tally.fail("\(config.name) at \(index): sending back the reported pageOffset changed the state")
+            }
             for (f, form) in scrollForms.enumerated() {
                 for i in progressGrid.indices {
                     let atRest = try rest(id)

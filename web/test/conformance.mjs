@@ -371,6 +371,12 @@ async function runConfig(config) {
   const indexes = [...new Set([0, Math.floor((n - 1) / 2), n - 1])];
   for (const index of indexes) {
     await server.json("POST", `/v1/sessions/${id}/select`, { index });
+    // The page offset the state reports, sent back as it is: rounding and all, it is the rest.
+    const atRest = await rest(id);
+    const sentBack = await check(id, atRest, settings, { offset: atRest.pageOffset }, `${config.name} reported offset`, "edgeCases");
+    if (sentBack.version !== atRest.version || sentBack.transition || sentBack.overscroll) {
+      fail(`${config.name} at ${index}: sending back pageOffset ${atRest.pageOffset} changed the state`);
+    }
     for (const form of FORMS) {
       for (let i = 0; i < GRID.length; i += 1) {
         const atRest = await rest(id);
