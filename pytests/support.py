@@ -119,6 +119,7 @@ def cluster_nginx_config(folder, port, upstreams):
     text, count = re.subn(r"listen 8080;", f"listen 127.0.0.1:{port};", text)
     assert count == 1
     text = text.replace("worker_processes auto;", "worker_processes 1;")
+    text = text.replace("/var/log/nginx/error.log", f"{folder}/error.log")
     user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temporary folder
     head = f"{user}daemon off;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
     temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))

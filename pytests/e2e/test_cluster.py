@@ -7,6 +7,7 @@ addresses and port replaced. Everything the fixture starts, it stops.
 """
 import json
 import re
+import socket
 import signal
 import subprocess
 import threading
@@ -353,3 +354,28 @@ def test_every_instance_accepts_the_same_tokens(tmp_path):
         assert post(cluster.proxy, f"/v1/sessions/{sid}/next", None, bearer(token("drive", sid, secret=b"y" * 32)))[0] == 401
     finally:
         cluster.stop()
+
+
+
+def test_the_cluster_sample_logs_no_event_stream_token_when_an_instance_is_down(cluster, tmp_path):
+    """nginx logs a request it could not pass to an instance with its whole line: the sample logs
+    only critical errors for the event-stream route, so an access token in its query stays out."""
+    a, b, c = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    b.stop(signal.SIGKILL)
+    secret = "eyJ0eXAiOiJhdCtqd3QifQ.never-logged." + uuid.uuid4().hex
+    # Round robin over three: of three requests in a row, one tries b (and then nginx leaves b out
+    # for its fail_timeout, 10 s); six, to be sure.
+    for _ in range(6):
+        with socket.create_connection(("127.0.0.1", cluster.port), timeout=5) as sock:
+            sock.sendall(f"GET /v1/sessions/{sid}/events?access_token={secret} HTTP/1.1\r\nHost: t\r\n"
+                         "Connection: close\r\n\r\n".encode())
+            assert sock.recv(64).startswith(b"HTTP/1.1 ")
+    # Once b is tried again, another route's failure to reach it is logged: the log is the place
+    # to look.
+    time.sleep(11)
+    for _ in range(6):
+        cluster.proxy.request("GET", f"/v1/sessions/{sid}?marker=1")
+    log = (tmp_path / "error.log").read_text()
+    assert "connect() failed" in log and "marker=1" in log, log[-2000:]
+    assert secret not in log and "access_token" not in log, log[-2000:]
