@@ -14,7 +14,7 @@ public struct AccessGrant: Sendable, Equatable {
         public func names(_ id: String) -> Bool {
             switch self {
             case .none: false
-            case .session(let named): named == id
+            case .session(let named): named.isSameBytes(as: id)
             case .every: true
             }
         }
@@ -83,4 +83,11 @@ public enum AccessRefusal: String, Error, Sendable, CaseIterable {
         case .claims: "The token's 'exp', 'scope' or 'sub' is missing or not of the right type."
         }
     }
+}
+
+extension String {
+    /// Whether the two are the same UTF-8 bytes. Claims and key ids are compared so (RFC 7519
+    /// §7.3: no normalisation), where `==` would take strings that are only canonically
+    /// equivalent (a Kelvin sign and a K, a decomposed é and a precomposed one) as equal.
+    func isSameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
 }

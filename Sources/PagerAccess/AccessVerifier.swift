@@ -58,7 +58,7 @@ public struct AccessVerifier: Sendable {
             let alg = header["alg"]?.stringValue, let kid = header["kid"]?.stringValue,
             header["typ"].map({ $0.stringValue != nil }) ?? true
         else { throw .header }
-        guard let key = keys.byKid[kid] else { throw .unknownKey }
+        guard let key = keys.byKid[kid], key.kid.isSameBytes(as: kid) else { throw .unknownKey }
         guard key.algorithm.rawValue == alg else { throw .algorithm }
         return key
     }
@@ -94,10 +94,10 @@ public struct AccessVerifier: Sendable {
     /// Whether `aud` is the audience, or an array of strings one of which is.
     private func names(_ audience: String, in aud: JSONValue?) -> Bool {
         switch aud {
-        case .string(let named)?: return named == audience
+        case .string(let named)?: return named.isSameBytes(as: audience)
         case .array(let items)?:
             guard items.allSatisfy({ $0.stringValue != nil }) else { return false }
-            return items.contains { $0.stringValue == audience }
+            return items.contains { $0.stringValue?.isSameBytes(as: audience) == true }
         default: return false
         }
     }

@@ -167,6 +167,30 @@ struct AccessTokenTests {
         #expect(throws: refusal, "\(name)") { try verifier.verify(token, now: Self.now) }
     }
 
+    @Test("aud, sub and kid are compared byte for byte: strings equal only under Unicode equivalence differ")
+    func exactComparison() async throws {
+        // "Kiosk-café" with a precomposed é, and a key named "K1": K has an equivalent, the Kelvin
+        // sign (U+212A), and é a decomposed form (e, U+0301).
+        let key = AccessTestKeys.key("K1", "HS256", "secret", AccessTestKeys.secret)
+        let keys = try await AccessTestKeys.keys("[" + key + "]")
+        let verifier = AccessVerifier(keys: keys, audience: "Kiosk-caf\u{E9}", maxLifetime: Self.maxLifetime)
+        let forge = TokenForge(keys: keys)
+        /// `aud` is JSON: a string or an array.
+        func token(kid: String = "K1", aud: String = #""Kiosk-caf\u00e9""#, sub: String = "Kab") -> String {
+            forge.token(
+                header: #"{"alg": "HS256", "kid": "\#(kid)"}"#,
+                payload: #"{"aud": \#(aud), "scope": "watch", "sub": "\#(sub)", "exp": \#(Self.exp)}"#, signer: "K1")
+        }
+        let grant = try verifier.verify(token(), now: Self.now)
+        #expect(grant.subject.names("Kab") && !grant.subject.names("\u{212A}ab"))
+        let kelvin = try verifier.verify(token(sub: #"\u212Aab"#), now: Self.now)
+        #expect(!kelvin.subject.names("Kab"))
+        for aud in [#""\u212Aiosk-caf\u00e9""#, #""Kiosk-cafe\u0301""#, #"["other", "Kiosk-cafe\u0301"]"#] {
+            #expect(throws: AccessRefusal.audience, "\(aud)") { try verifier.verify(token(aud: aud), now: Self.now) }
+        }
+        #expect(throws: AccessRefusal.unknownKey) { try verifier.verify(token(kid: #"\u212A1"#), now: Self.now) }
+    }
+
     @Test("the leeway is 30 s: a token expired 29 s ago, or not before 29 s from now, is accepted")
     func leeway() async throws {
         let verifier = try await Self.verifier()
