@@ -6,7 +6,7 @@ struct CORSPolicy: Sendable {
     let origins: [String]
 
     static let allowedHeaders = "Content-Type, If-Match, If-None-Match, Authorization, Last-Event-ID"
-    static let exposedHeaders = "ETag, Location, Retry-After"
+    static let exposedHeaders = "ETag, Location, Retry-After, WWW-Authenticate"
 
     /// The value of Access-Control-Allow-Origin for `origin`, or nil when it is not allowed.
     func allowOrigin(for origin: String) -> String? {

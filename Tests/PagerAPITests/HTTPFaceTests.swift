@@ -56,7 +56,7 @@ struct HTTPFaceTests {
         let created = await api.send(
             "POST", "/v1/sessions", json: #"{"template": "mall"}"#, headers: [("Origin", "https://app.example")])
         #expect(created.headers["Access-Control-Allow-Origin"] == "https://app.example")
-        #expect(created.headers["Access-Control-Expose-Headers"] == "ETag, Location, Retry-After")
+        #expect(created.headers["Access-Control-Expose-Headers"] == "ETag, Location, Retry-After, WWW-Authenticate")
         let stranger = await api.send("GET", "/v1/templates", headers: [("Origin", "https://evil.example")])
         #expect(stranger.headers["Access-Control-Allow-Origin"] == nil)
         let unknown = await api.send("OPTIONS", "/nowhere", headers: [("Origin", "https://app.example")])
