@@ -1,6 +1,6 @@
 /* The ceiling pagerd is measured against: libmicrohttpd answering every request with a fixed
  * body, byte for byte the state document pagerd answers a GET of a four-page session with
- * (2,149 bytes; a command's answer adds about 50), in the threading mode pagerd uses (poll by
+ * (2,169 bytes; a command's answer adds about 50), in the threading mode pagerd uses (poll by
  * default), with one or more internal threads. Built and started by `make load`.
  *
  *   usage: ceiling PORT [poll|epoll-pool] [THREADS]
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 static const char BODY[] =
-    "{\"id\":\"ceilingceilingceiling0\",\"version\":1,\"mode\":\"loop\",\"layoutDirection\":\"ltr\",\"orientation\""
+    "{\"id\":\"ceilingceilingceiling0\",\"version\":1,\"settingsVersion\":1,\"mode\":\"loop\",\"layoutDirection\":\"ltr\",\"orientation\""
     ":\"horizontal\",\"swipe\":\"both\",\"pageCount\":4,\"index\":1,\"empty\":false,\"page\":{\"id\":\"p1\",\"title"
     "\":\"Page 1\",\"content\":{},\"stack\":[]},\"canGoPrevious\":true,\"canGoNext\":true,\"previous\":{\"index\":0"
     ",\"id\":\"p0\",\"title\":\"Page 0\"},\"next\":{\"index\":2,\"id\":\"p2\",\"title\":\"Page 2\"},\"preload\":[{"

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Locking
 import Synchronization
 
@@ -38,5 +39,36 @@ final class NetworkAnswers: Sendable {
         }
         if counted { total.add(bytes, ordering: .relaxed) }
         return counted
+    }
+}
+
+extension HTTPServer {
+    /// What one client network's large answers may hold: a quarter of `answerBudgetBytes`; nil
+    /// when every client shares one address behind a proxy (`perIPConnectionLimit` 0), where
+    /// answers are not counted by network at all.
+    var networkShare: Int? {
+        configuration.perIPConnectionLimit > 0 ? configuration.answerBudgetBytes / 4 : nil
+    }
+
+    /// The size from which an answer counts toward its client network's share of the answer
+    /// budget. Smaller ones are left out, which keeps the lock off most answers: a connection
+    /// holds one unsent answer at a time, so `perIPConnectionLimit` (64) of them stay within 4 MiB.
+    static let largeAnswerBytes = 64 << 10
+
+    /// `response`, or the share's refusal in its place for a large answer to a read (GET, HEAD)
+    /// that would take its client network past its share while the network already holds
+    /// answers: requests admitted together (one per server thread) would otherwise each add an
+    /// answer past the share. A read changed nothing, so its answer can be dropped; an answer to
+    /// a change is always sent. A network holding nothing gets its answer, however large.
+    /// A large answer is counted for its network here (until the request completes); small ones
+    /// are not.
+    func withinNetworkShare(_ response: Response, context: RequestContext) -> Response {
+        guard let share = networkShare, case .bytes(let bytes) = response.body, bytes.count >= Self.largeAnswerBytes
+        else { return response }
+        let droppable = context.method == .get || context.method == .head
+        let counted = answersByNetwork.add(bytes.count, for: context.peer.network, within: droppable ? share : nil)
+        guard counted else { return responder.response(for: .addressAnswerShareExceeded(limit: share)) }
+        context.networkAnswerBytes += bytes.count
+        return response
     }
 }
