@@ -4993,7 +4993,7 @@ public struct Client: APIProtocol {
     }
     /// Peek at the neighbours
     ///
-    /// Changes nothing.
+    /// Changes nothing. ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/neighbors`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)`.
@@ -5013,6 +5013,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5051,6 +5056,13 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -5207,6 +5219,8 @@ public struct Client: APIProtocol {
     }
     /// List the pages
     ///
+    /// ETag and If-None-Match as for the state.
+    ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/pages`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)`.
     public func listPages(_ input: Operations.ListPages.Input) async throws -> Operations.ListPages.Output {
@@ -5225,6 +5239,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5263,6 +5282,13 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 401:
                     let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

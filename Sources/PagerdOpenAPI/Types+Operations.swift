@@ -5701,7 +5701,7 @@ public enum Operations {
     }
     /// Peek at the neighbours
     ///
-    /// Changes nothing.
+    /// Changes nothing. ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/neighbors`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)`.
@@ -5725,12 +5725,21 @@ public enum Operations {
             public var path: Operations.Neighbors.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/neighbors/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// Answer 304 while the version is one of these.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/neighbors/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Neighbors.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: Answer 304 while the version is one of these.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Neighbors.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Neighbors.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -5816,6 +5825,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// If-None-Match names the current version: nothing to send.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -5975,6 +6007,8 @@ public enum Operations {
     }
     /// List the pages
     ///
+    /// ETag and If-None-Match as for the state.
+    ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/pages`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)`.
     public enum ListPages {
@@ -5997,12 +6031,21 @@ public enum Operations {
             public var path: Operations.ListPages.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// Answer 304 while the version is one of these.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPages.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: Answer 304 while the version is one of these.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPages.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPages.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -6088,6 +6131,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// If-None-Match names the current version: nothing to send.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }

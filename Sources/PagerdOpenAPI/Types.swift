@@ -127,12 +127,14 @@ public protocol APIProtocol: Sendable {
     func autoAdvance(_ input: Operations.AutoAdvance.Input) async throws -> Operations.AutoAdvance.Output
     /// Peek at the neighbours
     ///
-    /// Changes nothing.
+    /// Changes nothing. ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/neighbors`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)`.
     func neighbors(_ input: Operations.Neighbors.Input) async throws -> Operations.Neighbors.Output
     /// List the pages
+    ///
+    /// ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/pages`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)`.
@@ -426,7 +428,7 @@ extension APIProtocol {
     }
     /// Peek at the neighbours
     ///
-    /// Changes nothing.
+    /// Changes nothing. ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/neighbors`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)`.
@@ -440,6 +442,8 @@ extension APIProtocol {
         ))
     }
     /// List the pages
+    ///
+    /// ETag and If-None-Match as for the state.
     ///
     /// - Remark: HTTP `GET /v1/sessions/{id}/pages`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)`.

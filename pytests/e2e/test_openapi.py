@@ -179,7 +179,7 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
         for path in (base, base + "/settings", base + "/neighbors", base + "/pages"):
             status, headers, _ = get("GET", path)
             assert status == 200
-            if "etag" in headers and path in (base, base + "/settings"):
+            if "etag" in headers:
                 assert call("GET", path, headers={"If-None-Match": headers["etag"]})[0] == 304
 
     base = f"/v1/sessions/{sessions['media']}"
