@@ -91,7 +91,12 @@ struct AccessGate: Sendable {
         switch requirement {
         case .none, .anyToken: return nil
         case .create:
-            return grant.allows(.create, on: nil) ? nil : forbidden("insufficient_scope", needing: .create)
+            guard grant.allows(.create, on: nil) else {
+                return forbidden(
+                    "insufficient_scope", needing: .create,
+                    detail: "Creating a session needs a token with the 'create' scope.")
+            }
+            return nil
         case .session(let scope):
             guard grant.scopes.covers(scope) else { return forbidden("insufficient_scope", needing: scope) }
             guard let id, grant.subject.names(id) else { return forbidden("other_session", needing: scope) }

@@ -81,6 +81,14 @@ struct AccessRulesTests {
             let reply = await tester.api.send(method, "/v1/sessions/\(second)" + path, headers: T.bearer(control))
             #expect(reply.status == 403 && reply.code == "forbidden", "\(method) \(path)")
         }
+        // Nor does it create one: the refusal names the scope that would.
+        let create = await tester.api.send(
+            "POST", "/v1/sessions", json: #"{"template": "mall"}"#, headers: T.bearer(control))
+        #expect(
+            create.status == 403 && create.json["detail"] == "Creating a session needs a token with the 'create' scope."
+        )
+        #expect(
+            create.headers[.wwwAuthenticate] == #"Bearer realm="pagerd", error="insufficient_scope", scope="create""#)
         #expect(tester.api.engine.sessionCount == 2)
     }
 
