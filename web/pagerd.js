@@ -371,17 +371,20 @@ function applyScroll(pager, raw) {
 // MARK: The page axis
 
 /**
- * Signed progress from an input form. An offset within TOLERANCE of the current page's rest
- * offset (of the window's rest, one stride) is that offset: progress 0, so that sending back the
- * page offset the state reported, rounded on the way, moves nothing.
+ * Signed progress from an input form. An offset within TOLERANCE of the page offset the current
+ * page reports at rest (computed as it is reported, so the `pageOffset` a state gave, sent back,
+ * is on it exactly), or a window offset within TOLERANCE of one stride, is the rest: progress 0.
  */
 function progressFrom(pager, form, value) {
   if (form === "progress") return value;
   const { E, n, c, pages } = pager;
+  if (form === "offset") {
+    const rest = pages.plain ? c * E : restOffset(pager, c);
+    const reported = pager.mirrorsPages ? mirroredPageOffset(pager, rest) : rest;
+    if (Math.abs(value - reported) <= TOLERANCE) return 0;
+  }
   if (pages.plain) {
     if (form === "offset") {
-      const rest = (pager.mirrorsPages ? n - 1 - c : c) * E;
-      if (Math.abs(value - rest) <= TOLERANCE) return 0;
       if (!pager.mirrorsPages) return value / E - c;
       return ((n - 1) * E - value) / E - c;
     }
@@ -396,9 +399,8 @@ function progressFrom(pager, form, value) {
   }
   const offset = pager.mirrorsPages ? restOffset(pager, 0) + restOffset(pager, n - 1) - value : value;
   const Oc = restOffset(pager, c);
-  if (Math.abs(offset - Oc) <= TOLERANCE) return 0;
-  const way = offset > Oc ? "forward" : "reverse";
-  const t = neighbor(pager, c, way);
+  const way = offset > Oc ? "forward" : offset < Oc ? "reverse" : null;
+  const t = way ? neighbor(pager, c, way) : null;
   if (!isLimited(pager, c) && (t === null || !isLimited(pager, t))) return (offset + kappa) / D - c;
   const Ot = t === null ? Oc : restOffset(pager, t);
   // Rest offsets within 1e-9 are one offset (j·D − κ and M can differ by rounding).

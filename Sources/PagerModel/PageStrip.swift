@@ -128,18 +128,18 @@ struct PageStrip {
     /// Signed progress from an `offset` scroll input (physical, from the content's start) on
     /// `current`: in strides from the current page's offset, or, where that page or the neighbour
     /// the offset points to is limited, as the share of the way between their rest offsets. An
-    /// offset within 1e-9 of the current page's rest offset is that offset: progress 0, so that
-    /// a client sending back the page offset it was given (rounded on the way) moves nothing.
+    /// offset within 1e-9 of the page offset `current` reports at rest (computed as it is
+    /// reported, so a client sending back the `pageOffset` it was given is on it exactly, at any
+    /// size) is that offset: progress 0.
     func progress(fromOffset physical: Double, current: Int) -> Double {
+        let reportedRest = reportedOffset(current: current, transition: nil, overscroll: nil)
+        guard abs(physical - reportedRest) > Self.sameOffset else { return 0 }
         guard !onePerView else {
-            let rest = Double(mirrored ? count - 1 - current : current) * extent
-            guard abs(physical - rest) > Self.sameOffset else { return 0 }
             guard mirrored else { return physical / extent - Double(current) }
             return (Double(count - 1) * extent - physical) / extent - Double(current)
         }
         let offset = mirrored ? mirrorSum - physical : physical
         let rest = restOffset(current)
-        guard abs(offset - rest) > Self.sameOffset else { return 0 }
         if maxOffset != nil {
             let target = offset - rest < 0 ? current - 1 : current + 1
             let hasTarget = (0..<count).contains(target)

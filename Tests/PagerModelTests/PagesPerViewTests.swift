@@ -354,4 +354,29 @@ struct PagesPerViewTests {
             }
         }
     }
+
+    @Test(
+        "on a long right-to-left pager the page offset sent back is still the rest: it is compared as it was reported",
+        arguments: [(width: 411.43, perView: 1.0, spacing: 0.0), (width: 375, perView: 1.5, spacing: 7.3)])
+    func reportedOffsetOfLongPager(layout: (width: Double, perView: Double, spacing: Double)) throws {
+        let count = 100_000
+        var settings = PagerSettings()
+        settings.tabBar.layout = .none
+        settings.viewportWidth = layout.width
+        settings.pagesPerView = layout.perView
+        settings.pageSpacing = layout.spacing
+        settings.layoutDirection = .rtl
+        let limits = PagerLimits(maxPages: count, sessionBudgetBytes: 1 << 30)
+        let base = try Pager(pages: makePages(count), settings: settings, limits: limits)
+        for initial in stride(from: count - 1, to: count / 2, by: -997) {
+            let pager = try base.applying(.select(.index(initial), path: .direct, animation: .direct), limits: limits)
+                .pager
+            let outcome = try pager.applying(.scroll(.offset(pager.pageOffset)))
+            // (Compared member by member: a failure printing 100,000 pages would say nothing.)
+            #expect(
+                outcome.pager.version == pager.version && outcome.pager.transition == nil
+                    && outcome.pager.overscroll == nil,
+                "\(layout) at \(initial): \(String(describing: outcome.pager.transition))")
+        }
+    }
 }
