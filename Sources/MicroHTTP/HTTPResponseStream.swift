@@ -37,8 +37,10 @@ public final class HTTPResponseStream: Sendable {
             waiter.resume()
         }
 
-        /// Queues `chunk`, counted from now on if the server has taken the stream on.
+        /// Queues `chunk`, counted from now on if the server has taken the stream on; an empty
+        /// one is left out.
         mutating func append(_ chunk: StreamChunk) {
+            guard chunk.count > 0 else { return }
             chunks.append(chunk)
             unsent += chunk.count
             if let account { chunk.hold(in: account) }

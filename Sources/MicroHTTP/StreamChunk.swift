@@ -1,16 +1,17 @@
+import Locking
 import Synchronization
 
 /// Bytes queued on one or more ``HTTPResponseStream``s, shared rather than copied: an event
-/// encoded once is held by every stream that sends it, and counted once toward the server's
-/// answer budget for as long as any stream still holds some of it unsent.
-///
-/// A chunk is meant for the streams of one server: its count goes to the server of the stream
-/// that first holds it.
+/// encoded once is held by every stream that sends it, and counted once toward the answer budget
+/// of the server whose streams hold it, for as long as any of them still holds some of it unsent.
+/// That server is the one of the first stream that holds it; should streams of another server
+/// hold it too, each of those counts it on its own.
 public final class StreamChunk: Sendable {
     /// The bytes.
     public let bytes: [UInt8]
-    /// Streams holding the chunk unsent.
-    private let holders = Atomic<Int>(0)
+    /// The server the chunk is counted for (set once, so that every stream's release takes the
+    /// same branch as its hold), and how many of its streams hold it unsent.
+    private let holding = Locked<(owner: HTTPServerStatistics?, holders: Int)>((nil, 0))
 
     /// No bytes: what a sent chunk's place in a stream's queue holds until the queue is trimmed.
     static let empty = StreamChunk([])
@@ -23,22 +24,29 @@ public final class StreamChunk: Sendable {
     /// The number of bytes.
     public var count: Int { bytes.count }
 
-    /// Counts one more stream holding the chunk; the first counts its bytes in `account`'s
-    /// server-wide total, and every one in its client network's.
+    /// Counts one more stream holding the chunk: the first of a server counts its bytes in that
+    /// server's total; every stream counts them in its client network's.
     func hold(in account: StreamAccount) {
-        guard !bytes.isEmpty else { return }
-        if holders.add(1, ordering: .relaxed).oldValue == 0 {
-            account.statistics.answers.add(bytes.count, ordering: .relaxed)
+        let statistics = account.statistics
+        let counts = holding.withLock { holding -> Bool in
+            if holding.owner == nil { holding.owner = statistics }
+            guard holding.owner === statistics else { return true }
+            holding.holders += 1
+            return holding.holders == 1
         }
+        if counts { statistics.answers.add(bytes.count, ordering: .relaxed) }
         account.countForNetwork(bytes.count)
     }
 
-    /// Counts one stream fewer; the last takes the bytes off the server-wide total.
+    /// Counts one stream fewer; the server's last takes the bytes off its total.
     func release(in account: StreamAccount) {
-        guard !bytes.isEmpty else { return }
-        if holders.subtract(1, ordering: .relaxed).newValue == 0 {
-            account.statistics.answers.subtract(bytes.count, ordering: .relaxed)
+        let statistics = account.statistics
+        let counts = holding.withLock { holding -> Bool in
+            guard holding.owner === statistics else { return true }
+            holding.holders -= 1
+            return holding.holders == 0
         }
+        if counts { statistics.answers.subtract(bytes.count, ordering: .relaxed) }
         account.countForNetwork(-bytes.count)
     }
 }

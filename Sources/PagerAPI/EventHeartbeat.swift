@@ -75,6 +75,7 @@ public final class EventHeartbeat: Sendable {
 
     /// Writes one heartbeat to the streams of `slice`.
     func beat(slice: Int) {
-        for stream in streams.withLock({ Array($0.bySlice[slice].values) }) { stream.write(Self.comment) }
+        let comment = StreamChunk(Self.comment)  // one for the slice, shared by its streams
+        for stream in streams.withLock({ Array($0.bySlice[slice].values) }) { stream.write(comment) }
     }
 }

@@ -76,7 +76,7 @@ extension PagerEngine {
             idleOrder.append(session, at: session.lastUsed)
             watched[id] = nil
             session.feed = nil
-            session.newestEncoding = nil
+            session.keptEncodings = []
             session.firstEncoding = nil
         }
     }
@@ -94,11 +94,16 @@ extension PagerEngine {
         }
     }
 
-    /// Hands `event` to every subscriber of `session`. Only the newest event keeps its encoding
-    /// (see ``EncodedOnce``): the one before lends it from now on.
+    /// How many of a session's newest events keep their encodings (see ``EncodedOnce``): a
+    /// writer one change behind, in a burst of changes, still shares the encoding of the one
+    /// before; older ones are lent, so a slow reader's queue holds none.
+    static let keptEncodings = 2
+
+    /// Hands `event` to every subscriber of `session`; the event that stops being one of the
+    /// ``keptEncodings`` newest lends its encoding from now on.
     func publish(_ event: SessionEvent, to session: Session) {
-        session.newestEncoding?.lend()
-        session.newestEncoding = event.encoding
+        session.keptEncodings.append(event.encoding)
+        if session.keptEncodings.count > Self.keptEncodings { session.keptEncodings.removeFirst().lend() }
         for subscriber in session.subscribers.values { send(event, to: subscriber) }
     }
 

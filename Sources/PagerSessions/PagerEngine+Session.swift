@@ -38,9 +38,9 @@ extension PagerEngine {
         var subscribers: [Int: Subscriber] = [:]
         /// How many of `subscribers` each client address holds.
         var subscribersByAddress: [String: Int] = [:]
-        /// The encoding slot of the newest event published to the subscribers, which keeps its
-        /// value (see ``PagerEngine/publish(_:to:)``).
-        var newestEncoding: EncodedOnce?
+        /// The encoding slots of the newest events published to the subscribers, which keep
+        /// their values (see ``PagerEngine/publish(_:to:)``), oldest first.
+        var keptEncodings: [EncodedOnce] = []
         /// The slot subscriptions that begin at `version` share for their first event.
         var firstEncoding: (version: Int, slot: EncodedOnce)?
         /// With a shared store and subscribers: what they saw last and what waits for its turn

@@ -90,7 +90,7 @@ public struct SessionEvent: Sendable {
 /// A value computed once, by the first caller, and shared by every later one: an event's wire
 /// form, so that a change is encoded once however many subscribers write it.
 ///
-/// The slot keeps the value until the engine has a newer event for the session (``lend()``);
+/// The slot keeps the value until the engine has two newer events for the session (``lend()``);
 /// from then on it only lends it: the value is shared while somebody else still holds it (the
 /// streams still sending it) and made again after. So the events waiting in a slow subscriber's
 /// queue hold no encodings of their own. A slot made lending lends from the start.

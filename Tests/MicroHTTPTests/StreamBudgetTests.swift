@@ -136,4 +136,38 @@ struct StreamBudgetTests {
             try await waitUntilIdle(server)
         }
     }
+
+    @Test("a chunk held by streams of two servers counts toward both, and neither keeps a count once they let it go")
+    func twoServers() async throws {
+        let writers = (StreamWriter(), StreamWriter())
+        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 0, answerBudgetBytes: 1 << 30)
+        try await withTestServer(configuration, responder: writers.0) { first in
+            try await withTestServer(configuration, responder: writers.1) { second in
+                let chunk = StreamChunk([UInt8](repeating: 0x65, count: Self.size))
+                var connections: [RawHTTPConnection?] = []
+                var streams: [HTTPResponseStream] = []
+                // first, second, first, second: the holds and releases interleave.
+                for (server, writer) in [
+                    (first, writers.0), (second, writers.1), (first, writers.0), (second, writers.1),
+                ] {
+                    streams += try await Self.openUnread(1, port: server.port, writer: writer, into: &connections)
+                }
+                #expect(streams.allSatisfy { $0.write(chunk) })
+                // The first server's streams share the chunk; each of the second's counts it itself.
+                await waitUntil("the chunk is counted") {
+                    first.statistics.answerBytes == Self.size && second.statistics.answerBytes == 2 * Self.size
+                }
+                for index in [0, 1, 2, 3] {
+                    connections[index] = nil
+                    await waitUntil("stream \(index) is closed") { streams[index].isClosed }
+                }
+                await waitUntil("neither counts anything") {
+                    first.statistics.answerBytes == 0 && second.statistics.answerBytes == 0
+                }
+                #expect(first.statistics.answerBytes == 0 && second.statistics.answerBytes == 0)
+                try await waitUntilIdle(second)
+            }
+            try await waitUntilIdle(first)
+        }
+    }
 }
