@@ -37,6 +37,12 @@ public final class HTTPResponseStream: Sendable {
             waiter.resume()
         }
 
+        /// `limit`, or 0 while the server's answers are past its budget.
+        func roomLimit(_ limit: Int) -> Int {
+            guard let account, account.statistics.answerBytes >= account.budget else { return limit }
+            return 0
+        }
+
         /// Queues `chunk`, counted from now on if the server has taken the stream on; an empty
         /// one is left out.
         mutating func append(_ chunk: StreamChunk) {
@@ -56,6 +62,11 @@ public final class HTTPResponseStream: Sendable {
                 // A stream mostly waits: a drained queue keeps its room only when small, so an
                 // audience of thousands of idle streams holds no large arrays.
                 chunks.removeAll(keepingCapacity: chunks.capacity <= HTTPResponseStream.keptChunks)
+                head = 0
+            } else if head >= HTTPResponseStream.keptChunks, head * 2 >= chunks.count {
+                // A reader that stays behind never drains its queue: the sent places go once
+                // they are half of it, so the queue holds what is unsent and at most as much again.
+                chunks.removeFirst(head)
                 head = 0
             }
         }
@@ -130,16 +141,28 @@ public final class HTTPResponseStream: Sendable {
     /// The chunks queued and not yet wholly sent (for tests).
     var unsentChunks: [StreamChunk] { state.withLock { Array($0.chunks[$0.head...]) } }
 
+    /// The places in the queue, sent ones not yet trimmed included (for tests).
+    var queuedPlaces: Int { state.withLock { $0.chunks.count } }
+
     /// Bytes written but not yet handed to the socket; a writer may coalesce while this is large.
     public var bufferedByteCount: Int { state.withLock { $0.unsent } }
 
-    /// Waits, without polling, until at most `limit` bytes are unsent, or the stream has closed or
-    /// its client left. One writer at a time may wait; it is woken by the server as it sends, and
-    /// returns at once if its task is cancelled.
+    /// Whether a writer about to write more should wait first (``waitForRoom(atMost:)``): more
+    /// than `limit` bytes are unsent, or any are while the server's answers are past its budget,
+    /// where a stream that is behind coalesces rather than add to a budget already spent.
+    public func shouldWait(beyond limit: Int) -> Bool {
+        state.withLock { $0.unsent > $0.roomLimit(limit) }
+    }
+
+    /// Waits, without polling, until at most `limit` bytes are unsent (none, if the server's
+    /// answers are past its budget when it begins), or the stream has closed or its client left.
+    /// One writer at a time may wait; it is woken by the server as it sends, and returns at once
+    /// if its task is cancelled.
     public func waitForRoom(atMost limit: Int) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 state.withLock { state in
+                    let limit = state.roomLimit(limit)
                     if state.unsent <= limit || state.closed || state.peerLeft || Task.isCancelled {
                         continuation.resume()
                         return

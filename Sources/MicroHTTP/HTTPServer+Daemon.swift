@@ -373,7 +373,7 @@ extension HTTPServer {
                 stream: stream, connection: context.connection,
                 socket: CMicroHTTPD_connection_fd(connection), watcher: watcher)
             let account = StreamAccount(
-                statistics: statistics, network: context.peer.network,
+                statistics: statistics, budget: configuration.answerBudgetBytes, network: context.peer.network,
                 networks: networkShare == nil ? nil : answersByNetwork)
             stream.attach(wake: { binding.resume() }, account: account)
             context.stream = stream

@@ -57,6 +57,8 @@ public final class StreamChunk: Sendable {
 /// its large answers; smaller ones only toward the total.
 struct StreamAccount: Sendable {
     let statistics: HTTPServerStatistics
+    /// The server's `answerBudgetBytes`.
+    let budget: Int
     let network: PeerAddress
     /// What each network holds; nil when networks are not counted.
     let networks: NetworkAnswers?

@@ -11,7 +11,8 @@ import PagerSessions
 /// server's peer watcher while its stream waits.
 ///
 /// Each stream has one writer task: it takes the session's changes in order, waits (without
-/// polling) while more than ``backlogLimit`` bytes are unsent, and writes each change's bytes,
+/// polling) while more than ``backlogLimit`` bytes are unsent (any, while the server's answers are
+/// past their budget), and writes each change's bytes,
 /// encoded once for all subscribers of the session. While it waits, the engine keeps only the
 /// newest changes for it, so a slow reader skips ahead to the newest state.
 ///
@@ -87,7 +88,10 @@ struct EventRoutes {
         for await event in events {
             // Waiting costs a continuation and a cancellation handler: only when the client is
             // behind (with an audience of thousands, every change reaches every writer).
-            if stream.bufferedByteCount > backlogLimit { await stream.waitForRoom(atMost: backlogLimit) }
+            // Past the server's answer budget, a stream still holding unsent bytes waits until they
+            // are all read, then goes on from the changes its queue kept (the newest): a stream
+            // behind adds no encoding to a budget already spent.
+            if stream.shouldWait(beyond: backlogLimit) { await stream.waitForRoom(atMost: backlogLimit) }
             let chunk = event.encoding.value {
                 StreamChunk(
                     Self.event(

@@ -47,4 +47,20 @@ struct StreamBackPressureTests {
         await second.value
         #expect(cancelled.bufferedByteCount == 1000)
     }
+
+    @Test("a reader that stays behind keeps the queue short: sent chunks do not pile up in it")
+    func behindReaderQueue() {
+        let stream = HTTPResponseStream()
+        for _ in 0..<100 { stream.write([UInt8](repeating: 2, count: 10)) }
+        // Each round a chunk more is written than read: the queue never drains.
+        for _ in 0..<10_000 {
+            stream.write([UInt8](repeating: 3, count: 10))
+            stream.write([UInt8](repeating: 4, count: 10))
+            #expect(drain(stream, 15) == .bytes(15))
+        }
+        let unsent = stream.unsentChunks.count
+        #expect(stream.bufferedByteCount == 100 * 10 + 10_000 * 5)
+        #expect(
+            stream.queuedPlaces <= 2 * unsent + HTTPResponseStream.keptChunks, "\(stream.queuedPlaces) for \(unsent)")
+    }
 }

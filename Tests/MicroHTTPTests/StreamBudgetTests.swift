@@ -170,4 +170,28 @@ struct StreamBudgetTests {
             try await waitUntilIdle(first)
         }
     }
+
+    @Test(
+        "past the budget a stream still holding unsent bytes should wait for all of them to go; an empty one need not")
+    func behindWaitsPastBudget() async throws {
+        let writer = StreamWriter()
+        let configuration = HTTPServerConfiguration(port: 0, perIPConnectionLimit: 0, answerBudgetBytes: 1 << 20)
+        try await withTestServer(configuration, responder: writer) { server in
+            var connections: [RawHTTPConnection?] = []
+            let streams = try await Self.openUnread(2, port: server.port, writer: writer, into: &connections)
+            let (behind, idle) = (streams[0], streams[1])
+            // Under the budget, a few unsent bytes are no reason to wait.
+            #expect(behind.write([UInt8](repeating: 0x66, count: 100)))
+            await waitUntil("the small write is counted") { server.statistics.answerBytes > 0 }
+            #expect(!behind.shouldWait(beyond: 256 << 10))
+            // Past it: the stream behind should wait, the one that has sent everything need not.
+            #expect(behind.write(StreamChunk([UInt8](repeating: 0x67, count: Self.size))))
+            await waitUntil("past the budget") { server.statistics.answerBytes >= 1 << 20 }
+            #expect(behind.shouldWait(beyond: Self.size * 2))
+            #expect(!idle.shouldWait(beyond: 256 << 10))
+            connections.removeAll()
+            await waitUntil("nothing unsent is counted") { server.statistics.answerBytes == 0 }
+            try await waitUntilIdle(server)
+        }
+    }
 }
