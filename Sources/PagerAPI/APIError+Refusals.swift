@@ -66,7 +66,7 @@ extension APIError {
                 status: 503, code: .storageUnavailable,
                 detail: "The change could not be stored, so it was not made. Retry later.",
                 headers: [(.retryAfter, "1")])
-        case .staleCopy:
+        case .staleCopy, .changeInFlight:
             // Routes retry a stale copy themselves; this is what is left after every retry lost.
             self.init(
                 status: 503, code: .storageUnavailable,

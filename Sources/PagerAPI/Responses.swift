@@ -63,6 +63,9 @@ func retryingStaleCopies<T: Sendable>(
         } catch .staleCopy where attempt < staleCopyRetries {
             attempt += 1
             if attempt > 1 { try? await Task.sleep(for: .microseconds(Int.random(in: 0...(1000 * attempt)))) }
+        } catch .changeInFlight(let pending) {
+            // This process's own change of the session comes first; then this one, on its outcome.
+            await pending.settled()
         } catch {
             throw APIError(engineError: error)
         }

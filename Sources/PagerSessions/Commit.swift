@@ -10,6 +10,8 @@ public final class Commit: Sendable {
         /// The store's answer (nil: durable), once it came.
         var outcome: StoreError??
         var waiter: CheckedContinuation<StoreError?, Never>?
+        /// Those waiting for the answer whatever it is (``settled()``).
+        var watchers: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Locked(State())
@@ -18,13 +20,30 @@ public final class Commit: Sendable {
 
     /// Records the store's answer (nil: durable) and resumes the waiter, if one waits.
     func resolve(_ error: StoreError?) {
-        let waiting: CheckedContinuation<StoreError?, Never>? = state.withLock { state in
-            guard state.outcome == nil else { return nil }
+        let (waiting, watchers) = state.withLock {
+            state -> (CheckedContinuation<StoreError?, Never>?, [CheckedContinuation<Void, Never>]) in
+            guard state.outcome == nil else { return (nil, []) }
             state.outcome = .some(error)
-            defer { state.waiter = nil }
-            return state.waiter
+            defer {
+                state.waiter = nil
+                state.watchers = []
+            }
+            return (state.waiter, state.watchers)
         }
         waiting?.resume(returning: error)
+        for watcher in watchers { watcher.resume() }
+    }
+
+    /// Returns once the store has answered, whatever it answered (any number may wait).
+    public func settled() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let answered = state.withLock { state -> Bool in
+                if state.outcome != nil { return true }
+                state.watchers.append(continuation)
+                return false
+            }
+            if answered { continuation.resume() }
+        }
     }
 
     /// Returns once the change is durable; throws `storageUnavailable` if the store failed it, or
@@ -44,4 +63,9 @@ public final class Commit: Sendable {
         if let limit = error.byteLimit { throw .memoryBudgetExceeded(limit: limit) }
         throw error.conflict ? .staleCopy : .storageUnavailable(reason: error.reason)
     }
+}
+
+extension Commit: Equatable {
+    /// The same change.
+    public static func == (lhs: Commit, rhs: Commit) -> Bool { lhs === rhs }
 }

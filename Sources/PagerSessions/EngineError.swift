@@ -22,6 +22,10 @@ public enum EngineError: Error, Sendable, Equatable {
     /// a stale copy) was not kept; the engine now holds the newer state and the change may be
     /// made again on it.
     case staleCopy
+    /// With a shared store: this process has a change of the session in flight. A change made
+    /// now would be built on it, and would still be stored should it lose to another process's:
+    /// wait until it settles (``Commit/settled()``), then make the change.
+    case changeInFlight(Commit)
 }
 
 /// What a subscriber limit counts.

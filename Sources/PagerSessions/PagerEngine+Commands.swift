@@ -133,6 +133,12 @@ extension PagerEngine {
         let now = clock.now()
         guard let session = liveSession(id, now: now), session.acceptsCommands else { throw .sessionNotFound }
         touch(session, now: now)
+        // With a shared store, one change of a session at a time: one built on a change in flight
+        // would be stored even if that one lost to another process's (the store compares
+        // versions only), over a change it never saw.
+        if store?.isShared == true, session.inFlight > 0, let pending = session.newestCommit {
+            throw .changeInFlight(pending)
+        }
         if let precondition, !precondition.accepts(session.pager.version) {
             throw .versionMismatch(current: session.pager.version)
         }
@@ -188,6 +194,7 @@ extension PagerEngine {
             let commit = try submitSave(
                 session.id, pager, event: event(), lastUsed: lastUsed, positionOnly: positionOnly)
             session.inFlight += 1
+            session.newestCommit = commit
             session.pager = pager
             schedule(session)
             return commit

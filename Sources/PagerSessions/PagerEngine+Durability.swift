@@ -41,6 +41,7 @@ extension PagerEngine {
     func settle(_ id: SessionID, _ pager: Pager, event: SessionEvent?, error: StoreError?) {
         guard let session = sessions[id] else { return }
         session.inFlight -= 1
+        if session.inFlight == 0 { session.newestCommit = nil }
         if let error, error.conflict { return refresh(session, to: error.current) }
         guard error == nil else { return rollBack(session) }
         // A shared store's notifications may have brought later versions from elsewhere first:
@@ -65,6 +66,7 @@ extension PagerEngine {
     func settleDelete(_ id: SessionID, error: StoreError?) {
         guard let session = sessions[id] else { return }
         session.inFlight -= 1
+        if session.inFlight == 0 { session.newestCommit = nil }
         session.deleting = false
         if let error, error.conflict { return refresh(session, to: error.current) }
         if error == nil { remove(id) } else { rollBack(session) }

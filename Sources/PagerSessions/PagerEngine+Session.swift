@@ -30,6 +30,9 @@ extension PagerEngine {
         let accounts: EngineAccounts
         /// Changes submitted to the store and not yet settled.
         var inFlight = 0
+        /// The newest of them: a change waits for it with a shared store (see
+        /// ``PagerEngine/apply(_:to:precondition:expectedVersion:)``).
+        var newestCommit: Commit?
         /// A delete waits for its commit: commands see no session, reads still do.
         var deleting = false
         var lastUsed: Double

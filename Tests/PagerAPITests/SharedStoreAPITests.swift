@@ -82,4 +82,45 @@ struct SharedStoreAPITests {
         try writtenElsewhere(id, at: 7)
         #expect(await send(.delete, path, ifMatch: #""7""#) == (204, nil, nil))
     }
+
+    /// The work of a request whose answer comes later.
+    private func later(_ method: HTTPRequest.Method, _ path: String) -> (@Sendable () async -> Response)? {
+        guard case .later(let work) = responder.respond(to: Request(method: method, path: path)) else { return nil }
+        return work
+    }
+
+    @Test("a change waits for this instance's change of the session in flight, and is made on what the store kept")
+    func oneChangeInFlight() async throws {
+        let store = self.store
+        let id = try await HandStore.created(engines, store)
+        let path = "/v1/sessions/\(id)"
+        let next = try #require(later(.post, path + "/next"))
+        let nextAnswer = Task { await next() }
+        await waitUntil("the next is submitted") { store.submitted.count == 1 }
+        // A previous meanwhile waits: built on the next, it would be stored should the next lose.
+        let previous = try #require(later(.post, path + "/previous"))
+        let previousAnswer = Task { await previous() }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(store.submitted.count == 1)
+        // The next loses to another instance's select of page b, version 2.
+        let held = try engines.shard(for: id).withLock { engine throws(EngineError) in try engine.snapshot(of: id) }
+        let selected = try held.pager.applying(.select(.index(1), path: .direct), limits: PagerLimits(), now: 0).pager
+        let row = try selected.restoring(
+            index: 1, transition: nil, overscroll: nil, version: 2, timer: selected.timer)
+        store.answerAll(StoreError.conflict("lost", current: row))
+        // Both are made again on that row, one after the other, and stored.
+        let committing = Task {
+            while !Task.isCancelled {
+                store.answerAll()
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        let answers = [await nextAnswer.value, await previousAnswer.value].map(Self.summary)
+        committing.cancel()
+        #expect(answers.map(\.status) == [200, 200])
+        let final = try engines.shard(for: id).withLock { engine throws(EngineError) in try engine.snapshot(of: id) }
+        #expect(
+            final.version == 4 && final.pager.index == 1,
+            "version \(final.version), index \(String(describing: final.pager.index)), \(answers)")
+    }
 }
