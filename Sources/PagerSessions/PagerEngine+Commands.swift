@@ -227,6 +227,7 @@ extension PagerEngine {
         }
         session.deleting = true
         session.inFlight += 1
+        session.newestCommit = commit
         return commit
     }
 
