@@ -180,9 +180,9 @@ struct StreamBudgetTests {
             var connections: [RawHTTPConnection?] = []
             let streams = try await Self.openUnread(2, port: server.port, writer: writer, into: &connections)
             let (behind, idle) = (streams[0], streams[1])
-            // Under the budget, a few unsent bytes are no reason to wait.
+            // Under the budget, a few unsent bytes are no reason to wait (they may already be in
+            // the socket: the client's buffer has room for them).
             #expect(behind.write([UInt8](repeating: 0x66, count: 100)))
-            await waitUntil("the small write is counted") { server.statistics.answerBytes > 0 }
             #expect(!behind.shouldWait(beyond: 256 << 10))
             // Past it: the stream behind should wait, the one that has sent everything need not.
             #expect(behind.write(StreamChunk([UInt8](repeating: 0x67, count: Self.size))))
