@@ -40,6 +40,10 @@ extension PagerEngine {
     }
 
     func tick(_ session: Session, now: Int64) {
+        // With a shared store a tick, like a command, is not built on a change in flight (see
+        // ``apply(_:to:precondition:expectedVersion:)``): it waits until the store has answered,
+        // which queues the timer again (``answered(_:)``).
+        if store?.isShared == true, session.inFlight > 0 { return }
         let before = session.pager
         guard let outcome = try? before.applying(.tick, limits: limits.pager, now: now), outcome.changed else {
             // Not due after all (the queue is kept in step with the state, so this is defensive).

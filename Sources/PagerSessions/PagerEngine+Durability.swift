@@ -40,14 +40,23 @@ extension PagerEngine {
     /// The store fails every change after a failed one, so nothing built on it survives.
     func settle(_ id: SessionID, _ pager: Pager, event: SessionEvent?, error: StoreError?) {
         guard let session = sessions[id] else { return }
-        session.inFlight -= 1
-        if session.inFlight == 0 { session.newestCommit = nil }
+        answered(session)
         if let error, error.conflict { return refresh(session, to: error.current) }
         guard error == nil else { return rollBack(session) }
         // A shared store's notifications may have brought later versions from elsewhere first:
         // only a newer version is shown, and the event is published in its version's turn.
         if (session.durable?.version ?? 0) < pager.version { session.durable = pager }
         if let event { deliver(.event(event), version: pager.version, to: session) }
+    }
+
+    /// The store has answered one of the session's changes. With a shared store, when none is
+    /// left in flight, a tick that came due meanwhile (and waited, see ``tick(_:now:)``) is
+    /// queued again, to be made on what the store kept.
+    func answered(_ session: Session) {
+        session.inFlight -= 1
+        guard session.inFlight == 0 else { return }
+        session.newestCommit = nil
+        if store?.isShared == true { schedule(session) }
     }
 
     /// After a change lost to another process's: the session takes the stored state (`current`;
@@ -65,8 +74,7 @@ extension PagerEngine {
     /// The store's answer for a delete: durable, the session goes; failed, it stays.
     func settleDelete(_ id: SessionID, error: StoreError?) {
         guard let session = sessions[id] else { return }
-        session.inFlight -= 1
-        if session.inFlight == 0 { session.newestCommit = nil }
+        answered(session)
         session.deleting = false
         if let error, error.conflict { return refresh(session, to: error.current) }
         if error == nil { remove(id) } else { rollBack(session) }

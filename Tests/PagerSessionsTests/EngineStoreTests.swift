@@ -186,6 +186,41 @@ struct TickStoreTests {
         engine.withLock { $0.unsubscribe(watcher.token, from: created.id) }
     }
 
+    @Test("with a shared store, a tick waits for the change in flight and is made on what the store kept")
+    func sharedTickWaitsForTheChangeInFlight() async throws {
+        let store = HandStore(shared: true)
+        let time = ManualTime()
+        let engines = PagerEngines(
+            count: 1, clock: TestClock(time: time), store: store, drivesTimers: false, wallOrigin: 1_700_000_000)
+        let created = try engines.create(Self.ticking())
+        store.answerAll()
+        try await created.commit?.durable()
+        let engine = engines.shards[0]
+        _ = try engine.withLock { try $0.apply(.next, to: created.id) }
+        time.advance(by: 1)
+        // The tick comes due while the next is in flight: built on it, it would be stored over
+        // another instance's change should the next lose, so it waits.
+        #expect(engine.withLock { $0.fireDueTimers() } == 1)
+        #expect(store.submitted.count == 1)
+        #expect(engine.withLock { $0.scheduledTimers } == 0)
+        // The next loses to another instance's select of page b, version 2.
+        let held = try engine.withLock { try $0.snapshot(of: created.id) }.pager
+        let selected = try held.applying(.select(.index(1), path: .direct), limits: PagerLimits(), now: 0).pager
+        let row = try selected.restoring(
+            index: 1, transition: nil, overscroll: nil, version: 2, timer: selected.timer)
+        store.answerAll(StoreError.conflict("lost", current: row))
+        // The tick is queued again and made on the row: page c, version 3.
+        #expect(engine.withLock { $0.scheduledTimers } == 1)
+        #expect(engine.withLock { $0.fireDueTimers() } == 1)
+        guard case .save(_, let saved, _, _) = try #require(store.submitted.last) else {
+            Issue.record("expected a save")
+            return
+        }
+        #expect(saved.version == 3 && saved.index == 2)
+        store.answerAll()
+        #expect(try engine.withLock { try $0.snapshot(of: created.id) }.version == 3)
+    }
+
     @Test("a halting tick stores the whole document, since the setting changed")
     func haltStoresTheSetting() async throws {
         let store = HandStore()
