@@ -18,23 +18,17 @@ final class NetworkAnswers: Sendable {
         return held.withLock { $0[network, default: 0] }
     }
 
-    /// Counts `bytes` (negative to take them off) for `network`.
-    func add(_ bytes: Int, for network: PeerAddress) {
-        held.withLock { held in
-            let now = held[network, default: 0] + bytes
-            held[network] = now > 0 ? now : nil
-        }
-        total.add(bytes, ordering: .relaxed)
-    }
-
-    /// Counts `bytes` for `network` unless it already holds some and they would take it past
-    /// `share` (nil: always); the check and the count are one step, so answers counted at the
-    /// same instant on several threads cannot all pass it. Returns whether they were counted.
-    func add(_ bytes: Int, for network: PeerAddress, within share: Int?) -> Bool {
+    /// Counts `bytes` for `network` (negative to take them off), unless `share` is given, the
+    /// network already holds some and they would take it past `share`; the check and the count
+    /// are one step, so answers counted at the same instant on several threads cannot all pass
+    /// it. Returns whether they were counted.
+    @discardableResult
+    func add(_ bytes: Int, for network: PeerAddress, within share: Int? = nil) -> Bool {
         let counted = held.withLock { held in
-            let now = held[network, default: 0]
-            if let share, now > 0, now + bytes > share { return false }
-            held[network] = now + bytes
+            let before = held[network, default: 0]
+            if let share, before > 0, before + bytes > share { return false }
+            let after = before + bytes
+            held[network] = after > 0 ? after : nil
             return true
         }
         if counted { total.add(bytes, ordering: .relaxed) }
