@@ -243,8 +243,10 @@ extension PagerCommand {
             return report.scrolledToRest ? .endsInteraction : .interaction
         case .beginTransition: return .interaction
         case .endTransition, .release, .next, .previous, .select, .insert, .insertFromCatalog, .remove, .update,
-            .replacePages, .updateSettings:
+            .replacePages:
             return .endsInteraction
+        // A PATCH that leaves every setting as it was changes nothing, a pause included.
+        case .updateSettings: return report.changed ? .endsInteraction : .none
         case .tick: return report.timedOut ? .endsInteraction : .none
         case .push, .pop, .autoAdvance: return .none
         }

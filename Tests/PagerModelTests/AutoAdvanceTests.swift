@@ -153,6 +153,14 @@ struct AutoAdvanceTests {
         // Without auto-advance, the same end changes nothing.
         let plain = try Pager(pages: makePages(3))
         #expect(!(try plain.applying(.endTransition(completed: false))).changed)
+        // A PATCH that leaves every setting as it was changes nothing, the pause included; one that
+        // changes a setting ends it (nothing is in flight) and restarts the interval.
+        let same = try Self.apply(pull.pager, .updateSettings(pull.pager.settings), at: 50)
+        #expect(!same.changed && same.pager.timer == .paused(by: .interaction, remaining: 200))
+        var preload = pull.pager.settings
+        preload.preload = 2
+        let patched = try Self.apply(pull.pager, .updateSettings(preload), at: 60)
+        #expect(patched.changed && patched.pager.timer == .due(at: Self.t0 + 260) && patched.pager.version == 3)
     }
 
     @Test("onInteraction stop: a transition begin halts in the same change")
