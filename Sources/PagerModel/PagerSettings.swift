@@ -301,7 +301,8 @@ public struct PagerSettings: Sendable, Equatable {
         try Page.validatePositive(tabBar.minTabWidth, field: "tabBar.minTabWidth")
         if let maxTabWidth = tabBar.maxTabWidth {
             try Page.validatePositive(maxTabWidth, field: "tabBar.maxTabWidth")
-            guard maxTabWidth >= tabBar.minTabWidth else {
+            // Like every comparison of group L's that picks a case, within 1e-9.
+            guard maxTabWidth >= tabBar.minTabWidth - 1e-9 else {
                 throw .invalid(
                     field: "tabBar.maxTabWidth",
                     "The widest tab (\(maxTabWidth)) must not be narrower than the narrowest (\(tabBar.minTabWidth)).")

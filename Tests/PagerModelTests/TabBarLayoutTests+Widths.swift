@@ -95,6 +95,9 @@ extension TabBarLayoutTests {
         #expect(refusal { $0.tabBar.indicatorInset.firstLeading = -1 } == "tabBar.indicator.inset.firstLeading")
         #expect(refusal { $0.tabBar.indicatorInset.trailing = .nan } == "tabBar.indicator.inset.trailing")
         #expect(refusal { $0.tabBar.maxTabWidth = 48 } == nil)
+        // The comparison allows 1e-9, as every one that picks a case does.
+        #expect(refusal { $0.tabBar.maxTabWidth = 48 - 1e-12 } == nil)
+        #expect(refusal { $0.tabBar.maxTabWidth = 48 - 1e-8 } == "tabBar.maxTabWidth")
     }
 
     // MARK: - Selected tab width
