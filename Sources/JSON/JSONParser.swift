@@ -9,8 +9,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 /// A strict RFC 8259 parser: UTF-8 input, no trailing commas, no comments, no leading zeros,
-/// no lone surrogates, no member name twice in one object, a bounded nesting depth and member
-/// count, and nothing but white space after the value.
+/// no lone surrogates, no member name twice in one object (names are compared as bytes, as
+/// RFC 8259 compares them: two names that are only canonically equivalent, which `String`'s
+/// `==` takes as equal, are two names), a bounded nesting depth and member count, and nothing
+/// but white space after the value.
 ///
 /// Parsing is linear in the input: in a large object, member names are checked for duplicates
 /// through a hash set, never by comparing every pair.
@@ -91,7 +93,7 @@ public struct JSONParser {
         position += 1
         var object = JSONObject()
         // Names seen, kept once the object is large enough that scanning would cost more.
-        var names: Set<String> = []
+        var names: Set<MemberName> = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -114,10 +116,10 @@ public struct JSONParser {
             skipWhitespace()
             let isNew: Bool
             if object.count < JSONObject.indexThreshold {
-                isNew = !object.members.contains { $0.key == key }
+                isNew = !object.members.contains { $0.key.utf8.elementsEqual(key.utf8) }
             } else {
-                if names.isEmpty { names = Set(object.members.map(\.key)) }
-                isNew = names.insert(key).inserted
+                if names.isEmpty { names = Set(object.members.map { MemberName($0.key) }) }
+                isNew = names.insert(MemberName(key)).inserted
             }
             guard isNew else {
                 throw JSONParseError(reason: "duplicate member name '\(key.prefix(64))'", offset: keyOffset)
@@ -266,5 +268,18 @@ public struct JSONParser {
             position += 1
         }
         return value
+    }
+}
+
+/// A member name that is equal to another only when their UTF-8 bytes are, and hashed by them.
+private struct MemberName: Hashable {
+    let name: String
+
+    init(_ name: String) { self.name = name }
+
+    static func == (lhs: MemberName, rhs: MemberName) -> Bool { lhs.name.utf8.elementsEqual(rhs.name.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in name.utf8 { hasher.combine(byte) }
     }
 }

@@ -67,7 +67,7 @@ extension AccessKeyDefinition {
         var keys: [AccessKeyDefinition] = []
         for (index, item) in items.enumerated() {
             let key = try parse(item, at: index)
-            if keys.contains(where: { $0.kid == key.kid }) {
+            if keys.contains(where: { $0.kid.isSameBytes(as: key.kid) }) {
                 throw AccessKeyError("[\(index)] (kid '\(key.kid)'): the kid is used by an earlier key")
             }
             keys.append(key)

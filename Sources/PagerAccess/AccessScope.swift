@@ -58,11 +58,15 @@ public struct AccessScopes: OptionSet, Sendable, Hashable {
     public static let create = AccessScopes(rawValue: 8)
 
     /// The scopes named by a `scope` claim: words separated by spaces; words that name no scope
-    /// are ignored.
+    /// are ignored. The claim is split at each space byte and its words compared as bytes: a
+    /// space followed by a combining mark still separates two words (as `Character`s they are
+    /// one), and only the exact bytes of a scope's name name it.
     public init(claim: String) {
         self = []
-        for word in claim.split(separator: " ", omittingEmptySubsequences: true) {
-            if let scope = AccessScope(rawValue: String(word)) { insert(AccessScopes(scope)) }
+        for word in claim.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true) {
+            if let scope = AccessScope.allCases.first(where: { $0.rawValue.utf8.elementsEqual(word) }) {
+                insert(AccessScopes(scope))
+            }
         }
     }
 

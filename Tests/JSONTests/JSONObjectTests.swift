@@ -20,6 +20,17 @@ struct JSONObjectTests {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
     }
 
+    @Test(
+        "names that are only canonically equivalent are two names, in small and large objects",
+        arguments: [
+            "{\"K\":1,\"\u{212A}\":2}", "{\"\u{E9}\":1,\"e\u{301}\":2}",
+            "{" + (0..<9).map { "\"k\($0)\":\($0)," }.joined() + "\"\u{E9}\":1,\"e\u{301}\":2}",
+        ])
+    func canonicallyEquivalentNames(text: String) throws {
+        let object = try #require(try JSONParser.parse(text).objectValue)
+        #expect(object.members.suffix(2).map(\.value) == [1, 2])
+    }
+
     @Test("the same name in different objects is fine")
     func sameNameElsewhere() throws {
         let value = try JSONParser.parse(#"{"a":{"a":1},"b":[{"a":2},{"a":3}]}"#)

@@ -82,6 +82,14 @@ struct AccessKeyTests {
         #expect(error.map { !$0.reason.contains(AccessTestKeys.secret) && !$0.reason.contains(Self.short) } == true)
     }
 
+    @Test("key ids are told apart by their bytes: a precomposed and a decomposed é are two kids")
+    func kidsAreBytes() throws {
+        let text =
+            "[" + AccessTestKeys.key("k\u{E9}", "HS256", "secret", AccessTestKeys.secret) + ", "
+            + AccessTestKeys.key("ke\u{301}", "EdDSA", "publicKey", AccessTestKeys.edDSAPublic) + "]"
+        #expect(try AccessKeyDefinition.parse(text: text).count == 2)
+    }
+
     @Test(
         "a minted token has exactly the header and claims pagerd promises, and verifies", arguments: ["hs", "es", "ed"])
     func minted(_ kid: String) async throws {
@@ -124,6 +132,9 @@ struct AccessKeyTests {
         #expect(!AccessScope.watch.covers(.drive) && !AccessScope.drive.covers(.control))
         #expect(!AccessScope.control.covers(.create) && !AccessScope.create.covers(.watch))
         #expect(AccessScopes(claim: "create  watch x").claim == "watch create")
+        // Split at every space byte, even one a combining mark follows; names compared as bytes.
+        #expect(AccessScopes(claim: "watch \u{301}x").claim == "watch")
+        #expect(AccessScopes(claim: "\u{212A}watch drive\u{301}").claim == "")
     }
 
     @Test("base64url: unpadded, the URL alphabet, canonical")

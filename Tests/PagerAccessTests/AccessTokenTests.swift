@@ -189,6 +189,12 @@ struct AccessTokenTests {
             #expect(throws: AccessRefusal.audience, "\(aud)") { try verifier.verify(token(aud: aud), now: Self.now) }
         }
         #expect(throws: AccessRefusal.unknownKey) { try verifier.verify(token(kid: #"\u212A1"#), now: Self.now) }
+        // Members whose names are only canonically equivalent are two members, not one repeated.
+        let members = forge.token(
+            header: #"{"alg": "HS256", "kid": "K1"}"#,
+            payload: #"{"aud": "Kiosk-caf\u00e9", "scope": "watch", "sub": "Kab", "exp": \#(Self.exp), "K": 1, "\u212A": 2}"#,
+            signer: "K1")
+        #expect(try verifier.verify(members, now: Self.now).subject.names("Kab"))
     }
 
     @Test("the leeway is 30 s: a token expired 29 s ago, or not before 29 s from now, is accepted")
