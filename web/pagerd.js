@@ -249,12 +249,17 @@ function readPager(state, settings) {
   return pager;
 }
 
-/** The tab bar: its settings, and each tab's frame left to right (the state's frames unmirrored). */
+/**
+ * The tab bar: its settings, and each tab's frame left to right (the state's frames unmirrored,
+ * kept inside the bar: on a very wide bar, C − x − w is off by a rounding error that would
+ * otherwise reach past an edge, where the server's own frames never do).
+ */
 function readTabBar(state, bar, layout, W, rtl) {
   const indicator = bar.indicator;
   const C = state.tabBar.contentWidth;
   const tabs = state.tabs;
-  const frames = tabs.map((tab) => ({ x: rtl ? C - tab.x - tab.width : tab.x, width: tab.width }));
+  const unmirrored = (tab) => Math.min(Math.max(C - tab.x - tab.width, 0), C - tab.width);
+  const frames = tabs.map((tab) => ({ x: rtl ? unmirrored(tab) : tab.x, width: tab.width }));
   const inset = indicator.inset ?? {};
   return {
     layout,
@@ -304,14 +309,15 @@ function readColour(text) {
 
 /**
  * The page axis: E, and for several pages per viewport the page size P, stride D, centring
- * offset κ and the bound M of a bounded pager. `plain` when all three settings are at their
- * defaults: then a page is E long and the simple formulas apply as they are.
+ * offset κ and the bound M of a bounded pager. `plain` with one page per viewport and no
+ * spacing, whether or not `centered` is set (a page E long has nothing to centre): then the
+ * simple formulas apply as they are.
  */
 function readPageAxis(viewport, mode, n, E) {
   const k = viewport.pagesPerView ?? 1;
   const g = viewport.pageSpacing ?? 0;
-  const centered = viewport.centered ?? false;
-  const plain = k === 1 && g === 0 && !centered;
+  const plain = k === 1 && g === 0;
+  const centered = !plain && (viewport.centered ?? false);
   const P = (E - (k - 1) * g) / k;
   const D = P + g;
   const kappa = centered ? (E - P) / 2 : 0;

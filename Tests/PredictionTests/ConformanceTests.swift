@@ -295,6 +295,47 @@ struct Runner {
             ["progress": 0.5], ["offset": 10], ["windowOffset": 0], ["progress": 0], [:], ["x": 1],
         ]
         for input in inputs { try check(empty.id, empty.state, empty.settings, input, "empty pager", .edge) }
+        try roundingCorners()
+    }
+
+    /// Where a rounding error decides a case: `visible`'s one-point cut with `centered` set on one
+    /// page per view (which then changes nothing), and the indicator at the ends of a
+    /// right-to-left bar a billion points wide.
+    mutating func roundingCorners() throws {
+        var corners: [(settings: JSONObject, inputs: [JSONValue])] = [
+            (
+                ["viewport": ["width": 1, "centered": true], "rubberBand": ["style": "linear"]],
+                [["progress": 0], ["progress": 0.3], ["progress": -0.3], ["offset": 1.5]]
+            ),
+            (
+                ["viewport": ["centered": true]],
+                [["offset": 1.00000000100001], ["offset": 389.999999999], ["windowOffset": 390.000000001]]
+            ),
+            (
+                ["orientation": "vertical", "viewport": ["height": 1e9, "centered": true]],
+                [["offset": 1_000_000_001], ["offset": 999_999_999]]
+            ),
+        ]
+        for mode: JSONValue in ["bounded", "loop"] {
+            corners.append(
+                (
+                    [
+                        "mode": mode, "layoutDirection": "rtl", "viewport": ["width": 1e9],
+                        "tabBar": ["indicator": ["style": "elastic"]],
+                    ],
+                    [["progress": 1e-9], ["progress": -1e-9], ["progress": 1e-12], ["progress": 0.999]]
+                ))
+        }
+        for (settings, inputs) in corners {
+            let session = try create(TablePages.three, settings)
+            for index in 0..<3 {
+                _ = try json("POST", "/v1/sessions/\(session.id)/select", ["index": .number(Double(index))])
+                for input in inputs {
+                    try check(session.id, try rest(session.id), session.settings, input, "rounding \(settings)", .edge)
+                }
+            }
+            _ = try call("DELETE", "/v1/sessions/\(session.id)")
+        }
     }
 }
 

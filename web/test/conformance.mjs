@@ -497,6 +497,34 @@ async function runRefusals() {
   for (const input of [{ progress: 0.5 }, { offset: 10 }, { windowOffset: 0 }, { progress: 0 }, {}, { x: 1 }]) {
     await check(empty.id, empty.state, empty.settings, input, "empty pager", "edgeCases");
   }
+  await runRoundingCorners();
+}
+
+/**
+ * Where a rounding error decides a case: `visible`'s one-point cut with `centered` set on one
+ * page per view (which then changes nothing), and the indicator at the ends of a right-to-left
+ * bar a billion points wide, where unmirroring a frame is off by more than a sliver.
+ */
+async function runRoundingCorners() {
+  const corners = [
+    [PAGES.three, { viewport: { width: 1, centered: true }, rubberBand: { style: "linear" } }, [{ progress: 0 }, { progress: 0.3 }, { progress: -0.3 }, { offset: 1.5 }]],
+    [PAGES.three, { viewport: { centered: true } }, [{ offset: 1.00000000100001 }, { offset: 389.999999999 }, { windowOffset: 390.000000001 }]],
+    [PAGES.three, { orientation: "vertical", viewport: { height: 1e9, centered: true } }, [{ offset: 1000000001 }, { offset: 999999999 }]],
+  ];
+  for (const mode of ["bounded", "loop"]) {
+    corners.push([PAGES.three, { mode, layoutDirection: "rtl", viewport: { width: 1e9 }, tabBar: { indicator: { style: "elastic" } } },
+      [{ progress: 1e-9 }, { progress: -1e-9 }, { progress: 1e-12 }, { progress: 0.999 }]]);
+  }
+  for (const [pages, settingsOfCase, inputs] of corners) {
+    const session = await createSession(pages, settingsOfCase);
+    for (const index of [0, 1, 2]) {
+      await server.json("POST", `/v1/sessions/${session.id}/select`, { index });
+      for (const input of inputs) {
+        await check(session.id, await rest(session.id), session.settings, input, `rounding ${JSON.stringify(settingsOfCase)}`, "edgeCases");
+      }
+    }
+    await server.call("DELETE", `/v1/sessions/${session.id}`);
+  }
 }
 
 // MARK: Main
