@@ -109,13 +109,13 @@ struct AccessGate: Sendable {
     /// The 403 a token gets for asking more than it may (minting a `control` token); counted.
     func forbidden(_ reason: String, needing scope: AccessScope?, detail: String? = nil) -> APIError {
         metrics.recordAccessRefusal(reason)
-        let challenge = scope.map { #"Bearer realm="pagerd", error="insufficient_scope", scope="\#($0.rawValue)""# }
+        let challenge = scope.map { #"Bearer error="insufficient_scope", scope="\#($0.rawValue)""# }
         return APIError(
             status: 403, code: .forbidden,
             detail: detail
                 ?? (scope.map { "This request needs a token with the '\($0.rawValue)' scope for this session." }
                     ?? "No access token allows this request."),
-            headers: [(.wwwAuthenticate, challenge ?? #"Bearer realm="pagerd", error="insufficient_scope""#)])
+            headers: [(.wwwAuthenticate, challenge ?? #"Bearer error="insufficient_scope""#)])
     }
 
     /// A 401, counted under `reason`; `sent` when a token came in a form the route reads.
@@ -124,7 +124,7 @@ struct AccessGate: Sendable {
         return APIError(
             status: 401, code: .unauthorized, detail: detail,
             headers: [
-                (.wwwAuthenticate, sent ? #"Bearer realm="pagerd", error="invalid_token""# : #"Bearer realm="pagerd""#)
+                (.wwwAuthenticate, sent ? #"Bearer error="invalid_token""# : #"Bearer"#)
             ])
     }
 

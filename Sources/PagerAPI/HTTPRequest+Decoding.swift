@@ -75,14 +75,7 @@ extension Request {
 
     /// The body's reader, refusing members other than `allowed`.
     func reader(allowing allowed: [String]) throws(APIError) -> JSONReader {
-        let object = try jsonObjectOrEmpty()
-        do {
-            let reader = try JSONReader(.object(object))
-            try reader.allowOnly(allowed)
-            return reader
-        } catch {
-            throw APIError(pagerError: error)
-        }
+        try JSONReader.reading(try jsonObjectOrEmpty(), allowing: allowed)
     }
 
     /// The `If-Match` precondition, if the header was sent.
@@ -93,6 +86,17 @@ extension Request {
 }
 
 extension JSONReader {
+    /// A reader of `object`, refusing members other than `allowed`.
+    static func reading(_ object: JSONObject, allowing allowed: [String]) throws(APIError) -> JSONReader {
+        do {
+            let reader = try JSONReader(.object(object))
+            try reader.allowOnly(allowed)
+            return reader
+        } catch {
+            throw APIError(pagerError: error)
+        }
+    }
+
     /// Runs `body`, turning pager errors into API errors.
     func read<T>(_ body: (JSONReader) throws(PagerError) -> T) throws(APIError) -> T {
         do { return try body(self) } catch { throw APIError(pagerError: error) }

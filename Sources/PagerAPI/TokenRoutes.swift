@@ -35,7 +35,17 @@ struct TokenRoutes {
         let engines = self.engines, tokens = self.tokens
         router.add(.post, "/v1/sessions/{id}/tokens") { context throws(APIError) in
             let longest = tokens.maxLifetime
-            let reader = try context.request.reader(allowing: ["scope", "ttl"])
+            let body = try context.request.jsonObjectOrEmpty()
+            // The scope asked for decides what the request needs: a token that may not mint it
+            // is refused before the rest of the body is looked at, as every 403 comes first.
+            if let grant = context.authorization.grant,
+                !grant.scopes.covers(.control) || body["scope"]?.stringValue == MintedScope.control.rawValue
+            {
+                throw tokens.gate.forbidden(
+                    "insufficient_scope", needing: nil,
+                    detail: "An access token mints only watch and drive tokens; control tokens come from authToken.")
+            }
+            let reader = try JSONReader.reading(body, allowing: ["scope", "ttl"])
             let (chosen, lifetime) = try reader.read { reader throws(PagerError) in
                 guard let scope = try reader.choice("scope", as: MintedScope.self) else {
                     throw .invalid(field: "scope", "'scope' is required: watch, drive or control.")
@@ -45,11 +55,6 @@ struct TokenRoutes {
                     throw .invalid(field: "ttl", "'ttl' must be an integer in 60...\(longest) (seconds).")
                 }
                 return (scope.scope, ttl)
-            }
-            if let grant = context.authorization.grant, !grant.scopes.covers(.control) || chosen == .control {
-                throw tokens.gate.forbidden(
-                    "insufficient_scope", needing: nil,
-                    detail: "An access token mints only watch and drive tokens; control tokens come from authToken.")
             }
             let id = try context.sessionID()
             let authorization = context.authorization

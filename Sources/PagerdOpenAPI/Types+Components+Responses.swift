@@ -124,14 +124,14 @@ extension Components {
         public struct Forbidden: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Forbidden/headers`.
             public struct Headers: Sendable, Hashable {
-                /// For a token: `Bearer realm="pagerd", error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
+                /// For a token: `Bearer error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
                 ///
                 /// - Remark: Generated from `#/components/responses/Forbidden/headers/WWW-Authenticate`.
                 public var wwwAuthenticate: Swift.String?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - wwwAuthenticate: For a token: `Bearer realm="pagerd", error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
+                ///   - wwwAuthenticate: For a token: `Bearer error="insufficient_scope", scope="<watch | drive | control | create>"`, the least scope that covers the operation (without `scope` when no token can: minting a control token).
                 public init(wwwAuthenticate: Swift.String? = nil) {
                     self.wwwAuthenticate = wwwAuthenticate
                 }
@@ -173,14 +173,14 @@ extension Components {
         public struct Unauthorized: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Unauthorized/headers`.
             public struct Headers: Sendable, Hashable {
-                /// `Bearer realm="pagerd"` when no credential came in a form the operation reads; `Bearer realm="pagerd", error="invalid_token"` when one did and was refused.
+                /// `Bearer` when no credential came in a form the operation reads; `Bearer error="invalid_token"` when one did and was refused.
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
                 public var wwwAuthenticate: Swift.String?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - wwwAuthenticate: `Bearer realm="pagerd"` when no credential came in a form the operation reads; `Bearer realm="pagerd", error="invalid_token"` when one did and was refused.
+                ///   - wwwAuthenticate: `Bearer` when no credential came in a form the operation reads; `Bearer error="invalid_token"` when one did and was refused.
                 public init(wwwAuthenticate: Swift.String? = nil) {
                     self.wwwAuthenticate = wwwAuthenticate
                 }

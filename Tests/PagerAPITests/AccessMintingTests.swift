@@ -83,7 +83,11 @@ struct AccessMintingTests {
         let escalate = await mint(#"{"scope": "control"}"#, with: control)
         #expect(escalate.status == 403 && escalate.code == "forbidden")
         // No scope covers minting control (authToken alone does): the challenge names none.
-        #expect(escalate.headers[.wwwAuthenticate] == #"Bearer realm="pagerd", error="insufficient_scope""#)
+        #expect(escalate.headers[.wwwAuthenticate] == #"Bearer error="insufficient_scope""#)
+        // The 403 comes before the rest of the body is looked at.
+        for body in [#"{"scope": "control", "ttl": 1}"#, #"{"scope": "control", "extra": true}"#] {
+            #expect(await mint(body, with: control).status == 403, "\(body)")
+        }
         for scope in ["watch", "drive"] {
             let holder = tester.token(scope, id)
             let reply = await mint(#"{"scope": "watch"}"#, with: holder)
