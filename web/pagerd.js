@@ -745,16 +745,12 @@ function tabBarMembers(pager, transition, overscroll) {
   else segments = F.width > SLIVER ? [{ x: F.x, width: F.width }] : [];
   const offset = barOffset(pager, G, C);
   if (bar.progressive) {
-    // The fill runs from the bar's start (or where aligned tabs start) to F's trailing edge.
+    // The fill runs from the bar's start (or where aligned tabs start) to F's trailing edge, and
+    // is empty when that edge is before it (an inset wider than a tab pulled past the start).
     const right = F.x + F.width;
     segments = [];
-    if (delta === 0) {
-      F = { x: 0, width: right };
-      piece(0, Math.min(right, C), segments);
-    } else {
-      F = { x: delta, width: Math.max(0, right - delta) };
-      piece(delta, Math.min(right, C) - delta, segments);
-    }
+    F = { x: delta, width: Math.max(0, right - delta) };
+    piece(delta, Math.min(right, C) - delta, segments);
   }
   const frame = mirror(F);
   const indicator = {

@@ -232,22 +232,16 @@ struct TabBarLayout {
         let offset = barOffset(for: focus, in: strip)
         var indicator = placed
         if bar.indicatorProgressive {
-            // The fill runs from where the tabs start (Δ) to F's right edge.
+            // The fill runs from where the tabs start (Δ, 0 unless aligned) to F's right edge,
+            // and is empty when that edge is before it (an inset wider than a tab pulled past
+            // the start).
             let right = placed.x + placed.width
             let start = strip.shift
-            if start == 0 {
-                let clipped = min(right, strip.contentWidth)
-                indicator = Indicator(
-                    x: 0, width: right, height: placed.height,
-                    segments: IndicatorGeometry.shows(clipped) ? [Frame(x: 0, width: clipped)] : [],
-                    alpha: placed.alpha)
-            } else {
-                let piece = min(right, strip.contentWidth) - start
-                indicator = Indicator(
-                    x: start, width: max(0, right - start), height: placed.height,
-                    segments: IndicatorGeometry.shows(piece) ? [Frame(x: start, width: piece)] : [],
-                    alpha: placed.alpha)
-            }
+            let piece = min(right, strip.contentWidth) - start
+            indicator = Indicator(
+                x: start, width: max(0, right - start), height: placed.height,
+                segments: IndicatorGeometry.shows(piece) ? [Frame(x: start, width: piece)] : [],
+                alpha: placed.alpha)
         }
         return (mirror(indicator, in: strip), mirrorOffset(offset, in: strip))
     }

@@ -332,6 +332,19 @@ struct TabBarLayoutTests {
                 }
             }, commands: [.scroll(.progress(0.5))], frame: (0, 240), segments: [(0, 240)]),
         InsetCase(
+            // G (−65, 130) pulled half a page past the start; F (−65, 10) ends at −55: nothing to fill.
+            name: "progressive, a trailing inset of 120, pulled past the start: an empty fill",
+            make: { try media(inset(trailing: 120), overscroll: .bounce) { $0.tabBar.indicatorProgressive = true } },
+            commands: [.scroll(.progress(-0.5))], frame: (0, 0), segments: []),
+        InsetCase(
+            name: "the same right to left: an empty fill at the bar's right end",
+            make: {
+                try media(inset(trailing: 120), overscroll: .bounce) {
+                    $0.tabBar.indicatorProgressive = true
+                    $0.layoutDirection = .rtl
+                }
+            }, commands: [.scroll(.progress(-0.5))], frame: (390, 0), segments: []),
+        InsetCase(
             name: "ten tabs of 100, leading position, 30/10, index 2",
             make: {
                 try bar(10, of: 100, viewport: 500, initial: 2) {
