@@ -48,6 +48,8 @@ struct GeometryTests {
             ("ｶﾀｶﾅ", 64.0),  // halfwidth katakana are narrow: 4 cells
             ("ＡＢ", 64.0),  // fullwidth letters: 4 cells
             ("e\u{301}", 48.0),  // one grapheme
+            ("\u{1FAE8}\u{1FAEA}", 64.0),  // emoji of Unicode 15 and 17, wide: 4 cells
+            ("\u{2630}\u{4DC0}", 64.0),  // trigram and hexagram symbols, wide since Unicode 16
         ])
     func scrollableEstimate(title: String, expected: Double) throws {
         let pager = try makePager(1, layout: .scrollable, titles: [title])
