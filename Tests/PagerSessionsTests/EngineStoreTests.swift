@@ -148,15 +148,23 @@ struct TickStoreTests {
         return definition
     }
 
-    @Test("a tick is submitted like a command, published only when durable, rolled back when the store fails")
-    func tickThroughTheStore() async throws {
-        let store = HandStore()
+    /// One engine over a hand-answered store, holding a durable ticking session.
+    static func started(
+        shared: Bool
+    ) async throws -> (store: HandStore, time: ManualTime, engines: PagerEngines, created: PagerEngine.Created) {
+        let store = HandStore(shared: shared)
         let time = ManualTime()
         let engines = PagerEngines(
             count: 1, clock: TestClock(time: time), store: store, drivesTimers: false, wallOrigin: 1_700_000_000)
-        let created = try engines.create(Self.ticking())
+        let created = try engines.create(ticking())
         store.answerAll()
         try await created.commit?.durable()
+        return (store, time, engines, created)
+    }
+
+    @Test("a tick is submitted like a command, published only when durable, rolled back when the store fails")
+    func tickThroughTheStore() async throws {
+        let (store, time, engines, created) = try await Self.started(shared: false)
         let engine = engines.shards[0]
         let watcher = try engine.withLock { try $0.subscribe(to: created.id) }
         var events = watcher.events.makeAsyncIterator()
@@ -188,13 +196,7 @@ struct TickStoreTests {
 
     @Test("with a shared store, a tick waits for the change in flight and is made on what the store kept")
     func sharedTickWaitsForTheChangeInFlight() async throws {
-        let store = HandStore(shared: true)
-        let time = ManualTime()
-        let engines = PagerEngines(
-            count: 1, clock: TestClock(time: time), store: store, drivesTimers: false, wallOrigin: 1_700_000_000)
-        let created = try engines.create(Self.ticking())
-        store.answerAll()
-        try await created.commit?.durable()
+        let (store, time, engines, created) = try await Self.started(shared: true)
         let engine = engines.shards[0]
         _ = try engine.withLock { try $0.apply(.next, to: created.id) }
         time.advance(by: 1)
