@@ -561,7 +561,10 @@ export interface ClientOptions {
   baseURL?: string;
   /** The bearer token, when the server requires one: its authToken or an access token. */
   token?: string;
-  /** Answers a new token when an event stream's access token expired; the stream resumes. */
+  /**
+   * Answers a new token when an event stream's access token expired (an `expired` event, or a
+   * reconnection refused 401); the stream resumes from the version reached.
+   */
   refreshToken?: () => Promise<string>;
   /** The fetch to use (the global one by default). */
   fetch?: typeof fetch;
@@ -574,7 +577,8 @@ export class PagerdClient {
   refreshToken: (() => Promise<string>) | undefined;
   fetch: typeof fetch;
   headers(extra?: Record<string, string>): Record<string, string>;
-  request(method: string, path: string, options?: RequestOptions & { body?: unknown; headers?: Record<string, string> }): Promise<Answer<any>>;
+  /** One request; an answer without a body is a failure unless `empty` is set. */
+  request(method: string, path: string, options?: RequestOptions & { body?: unknown; headers?: Record<string, string>; empty?: boolean }): Promise<Answer<any>>;
   create(definition: SessionDefinition, options?: RequestOptions): Promise<Session>;
   open(id: string, options?: RequestOptions): Promise<Session>;
   templates(options?: RequestOptions): Promise<TemplateSummary[]>;
@@ -690,7 +694,10 @@ export class Drag {
   requests: number;
   /** What the last frame drew. */
   drawn: ScrollMembers | null;
-  /** How the release ends, as predicted; set by release() and cancel(). */
+  /**
+   * How the release ends, as predicted; set by release() and cancel() (again when the release
+   * had to wait for the settings, the drag having begun before they were read).
+   */
   settle: Settle | null;
   /** The drag's signal (DragOptions.signal), or null. */
   signal: AbortSignal | null;

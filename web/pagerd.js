@@ -845,11 +845,12 @@ function excerpt(text) {
 }
 
 /**
- * Reads an answer: JSON on success; a PagerdError from a problem document; an
- * "unexpected_response" PagerdError (status kept) for anything else, such as a proxy's HTML page.
+ * Reads an answer: a JSON object on success (or no body at all, where `empty` says one is
+ * expected: a 204 to a DELETE); a PagerdError from a problem document; an "unexpected_response"
+ * PagerdError (status kept) for anything else, such as a proxy's HTML page or an empty 200.
  * @returns {Promise<import("./pagerd.js").Answer<any>>}
  */
-async function readAnswer(response, signal) {
+async function readAnswer(response, signal, empty = false) {
   const status = response.status;
   let text = "";
   try {
@@ -868,7 +869,7 @@ async function readAnswer(response, signal) {
     }
   }
   const ok = (status >= 200 && status < 300) || status === 304;
-  if (ok && (data !== null || (!text && !parseError))) {
+  if (ok && ((data !== null && typeof data === "object") || (empty && !text))) {
     return { status, etag: response.headers.get("ETag"), headers: response.headers, body: data };
   }
   if (!ok && data && typeof data === "object" && typeof data.code === "string") {
@@ -894,8 +895,9 @@ export class PagerdClient {
    * @param {string} [options.token] The bearer token, when the server requires one: its
    *   authToken, or an access token.
    * @param {() => Promise<string>} [options.refreshToken] Called when an event stream's access
-   *   token expired: answers a new token, and the stream resumes where it stopped. Without it the
-   *   stream stops ("stopped", code token_expired).
+   *   token expired (an `expired` event, or a reconnection refused 401, once until the stream
+   *   opens again): answers a new token, and the stream resumes where it stopped. Without it the
+   *   stream stops ("stopped", code token_expired, or the 401).
    * @param {typeof fetch} [options.fetch] The fetch to use (the global one by default).
    */
   constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction } = {}) {
@@ -922,13 +924,14 @@ export class PagerdClient {
   }
 
   /**
-   * Sends one request and reads the answer. Rejects with a PagerdError for every failure.
+   * Sends one request and reads the answer: a JSON object, or no body where `empty` is set (an
+   * answer without a body is otherwise a failure). Rejects with a PagerdError for every failure.
    * @param {string} method
    * @param {string} path
-   * @param {import("./pagerd.js").RequestOptions & {body?: unknown, headers?: Record<string, string>}} options
+   * @param {import("./pagerd.js").RequestOptions & {body?: unknown, headers?: Record<string, string>, empty?: boolean}} options
    * @returns {Promise<import("./pagerd.js").Answer<any>>}
    */
-  async request(method, path, { body, headers = {}, signal } = {}) {
+  async request(method, path, { body, headers = {}, signal, empty = false } = {}) {
     /** @type {RequestInit & {headers: Record<string, string>}} */
     const init = { method, headers: this.headers(headers), signal };
     if (body !== undefined) {
@@ -942,7 +945,7 @@ export class PagerdClient {
     } catch (error) {
       throw fetchFailure(error, signal);
     }
-    return readAnswer(response, signal);
+    return readAnswer(response, signal, empty);
   }
 
   /**
@@ -1102,19 +1105,24 @@ export class Session extends EventTarget {
     const headers = ifMatch ? { "If-Match": `"${this.state.version}"` } : {};
     try {
       const { body: result } = await this.client.request(method, this.path(suffix), { body, headers, signal });
-      if (suffix === "" && method === "PATCH" && result) this.settingsChanged = Math.max(this.settingsChanged, result.version);
-      if (result) this.accept(result);
+      if (suffix === "" && method === "PATCH") this.settingsChanged = Math.max(this.settingsChanged, result.version);
+      this.accept(result);
       return result;
     } catch (error) {
-      if (error instanceof PagerdError && error.code === "version_mismatch") {
-        try {
-          error.state = await this.refresh({ signal });
-        } catch {
-          // The error stays what it was; the state could not be read.
-        }
-      }
-      throw error;
+      throw await this.#withCurrentState(error, signal);
     }
+  }
+
+  /** `error`; a conflict (412) carries the current state as `state`, which the session keeps. */
+  async #withCurrentState(error, signal) {
+    if (error instanceof PagerdError && error.code === "version_mismatch") {
+      try {
+        error.state = await this.refresh({ signal });
+      } catch {
+        // The error stays what it was; the state could not be read.
+      }
+    }
+    return error;
   }
 
   /**
@@ -1134,8 +1142,12 @@ export class Session extends EventTarget {
    * @returns {Promise<import("./pagerd.js").Settings>}
    */
   async loadSettings({ signal } = {}) {
+    // The version they were read at is their ETag's; without one (a proxy that drops it), the
+    // settings version known when the read was sent, so that reads do not follow each other.
+    const known = this.settingsChanged;
     const { body, etag } = await this.client.request("GET", this.path("/settings"), { signal });
-    const version = Number(/\d+/.exec(etag ?? "")?.[0] ?? 0);
+    const tagged = /\d+/.exec(etag ?? "");
+    const version = tagged ? Number(tagged[0]) : known;
     if (version >= this.settingsRead) {
       this.settings = body;
       this.settingsRead = version;
@@ -1310,14 +1322,19 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Deletes the session and stops following it.
+   * Deletes the session and, once it is deleted, stops following it. A refusal leaves the stream
+   * as it was; a conflict (412) carries the current state, as for command().
    * @param {import("./pagerd.js").CommandOptions} options
    * @returns {Promise<void>}
    */
   async delete({ signal, ifMatch = true } = {}) {
-    this.unfollow();
     const headers = ifMatch ? { "If-Match": `"${this.state.version}"` } : {};
-    await this.client.request("DELETE", this.path(), { headers, signal });
+    try {
+      await this.client.request("DELETE", this.path(), { headers, signal, empty: true });
+    } catch (error) {
+      throw await this.#withCurrentState(error, signal);
+    }
+    this.unfollow();
   }
 
   /**
@@ -1331,20 +1348,29 @@ export class Session extends EventTarget {
   }
 
   /**
-   * The event stream's URL for an EventSource, which cannot send headers: the token (`token`,
-   * or the client's) goes in `?access_token=` and the version to resume from in `?lastEventId=`.
-   * pagerd reads a query token only on this route, and only with access keys configured; a URL
-   * reaches logs and Referer, so give it a short-lived watch token. This module itself reads the
-   * stream with fetch and sends the token in the Authorization header (follow()).
+   * The event stream's URL for an EventSource, which cannot send headers: the token goes in
+   * `?access_token=` and the version to resume from in `?lastEventId=`. pagerd reads a query
+   * token only on this route, and only an access token (never `authToken`, which must not sit in
+   * a URL); a URL reaches logs and Referer, so give it a short-lived watch token. By default the
+   * token is the client's when that is an access token, else the watch token pagerd minted when
+   * it created the session (`access.watch`), else none. This module itself reads the stream with
+   * fetch and sends the token in the Authorization header (follow()).
    * @param {{token?: string, lastEventId?: number}} options
    * @returns {string}
    */
-  eventSourceURL({ token = this.client.token, lastEventId } = {}) {
+  eventSourceURL({ token = this.#queryToken(), lastEventId } = {}) {
     const query = new URLSearchParams();
     if (token) query.set("access_token", token);
     if (lastEventId !== undefined) query.set("lastEventId", String(lastEventId));
     const search = query.toString();
     return `${this.client.baseURL}${this.path("/events")}${search ? `?${search}` : ""}`;
+  }
+
+  /** The token a URL may carry: an access token (a JWT), never the server's authToken. */
+  #queryToken() {
+    const own = this.client.token;
+    if (own && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(own)) return own;
+    return this.access?.watch?.token;
   }
 
   // MARK: The event stream
@@ -1353,8 +1379,9 @@ export class Session extends EventTarget {
   // EventSource neither sends headers (the bearer token would have to go in the URL, where it
   // reaches logs) nor shows the status of a refused stream (it retries a 401 or a 404 forever).
   // With fetch, a refusal is a status: 400, 401, 403, 404, 405 and 410 stop the stream and are
-  // reported ("stopped"); a network failure, a 5xx or the end of the stream is retried from the last
-  // version seen (Last-Event-ID), waiting longer each time (up to 5 s), so nothing is missed.
+  // reported ("stopped"), but for a 401 answered once with a new token (refreshToken); a network
+  // failure, a 5xx or the end of the stream is retried from the last version seen
+  // (Last-Event-ID), waiting longer each time (up to 5 s), so nothing is missed.
 
   /**
    * Follows the event stream: every change made by anyone reaches `state` and "change".
@@ -1363,7 +1390,7 @@ export class Session extends EventTarget {
    * @returns {void}
    */
   follow({ signal } = {}) {
-    if (this.following) return;
+    if (this.following || signal?.aborted) return;
     this.following = true;
     const controller = new AbortController();
     this.stream = controller;
@@ -1387,6 +1414,8 @@ export class Session extends EventTarget {
 
   async #readStream(controller) {
     let delay = 250;
+    // Whether a 401 has been answered with a new token (refreshToken) since the stream last opened.
+    let renewed = false;
     while (this.stream === controller && !controller.signal.aborted) {
       let response;
       try {
@@ -1402,13 +1431,22 @@ export class Session extends EventTarget {
           } catch (error) {
             refusal = error;
           }
-          if ([400, 401, 403, 404, 405, 410].includes(response.status)) return this.#stop(controller, refusal);
-          throw refusal;
+          if (response.status === 401 && this.client.refreshToken && !renewed) {
+            // The token expired while the stream was down: once, a new one, then open again.
+            renewed = true;
+            this.#renew(controller);
+          } else if ([400, 401, 403, 404, 405, 410].includes(response.status)) {
+            return this.#stop(controller, refusal);
+          } else {
+            throw refusal;
+          }
+        } else {
+          delay = 250;
+          renewed = false;
+          this.dispatchEvent(new SessionEvent("open", {}));
+          const ended = await this.#readEvents(response.body, controller);
+          if (ended) return;
         }
-        delay = 250;
-        this.dispatchEvent(new SessionEvent("open", {}));
-        const ended = await this.#readEvents(response.body, controller);
-        if (ended) return;
       } catch (error) {
         if (controller.signal.aborted) return;
         const failure = fetchFailure(error, controller.signal);
@@ -1416,7 +1454,8 @@ export class Session extends EventTarget {
       }
       if (this.stream !== controller) return;
       if (this.#refreshing) {
-        // The stream ended after `expired`: reopen at once with the new token.
+        // The stream ended after `expired`, or was refused for a token that expired meanwhile:
+        // reopen at once with the new token.
         await this.#refreshing;
         this.#refreshing = null;
         continue;
@@ -1463,6 +1502,17 @@ export class Session extends EventTarget {
     }
   }
 
+  /**
+   * Asks refreshToken for a new token, which the client then holds; the stream stops
+   * (token_expired) when none comes. The stream's loop awaits `#refreshing`, then opens again.
+   */
+  #renew(controller) {
+    this.#refreshing = this.client.refreshToken().then(
+      (token) => { this.client.token = token; },
+      (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
+    );
+  }
+
   /** Applies one event; answers true when nothing more will come. */
   #handleEvent(kind, data, controller) {
     let document;
@@ -1489,10 +1539,7 @@ export class Session extends EventTarget {
         this.#stop(controller, expired);
         return true;
       }
-      this.#refreshing = this.client.refreshToken().then(
-        (token) => { this.client.token = token; },
-        (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
-      );
+      this.#renew(controller);
       return false;
     }
     this.accept(document, kind, document.cause ?? "request");
@@ -1560,6 +1607,8 @@ export class Drag {
     this.reported = 0;
     this.reportedAt = -Infinity;
     this.inFlight = null;
+    /** @type {PagerdError | null} The conflict (412) the last report met, if it met one. */
+    this.conflict = null;
     this.timer = null;
     this.frame = null;
     this.released = null;
@@ -1655,13 +1704,17 @@ export class Drag {
     this.reported = progress;
     this.reportedAt = this.now();
     this.requests += 1;
+    this.conflict = null;
     this.inFlight = this.session.scroll({ progress }, { signal })
       .catch((error) => {
         // 412: the session now holds the server's state (another client or a tick moved the
-        // pager); the next report sends the progress again, at that version. A report cancelled
-        // by a signal is the caller's doing, not an error.
-        if (error instanceof PagerdError && error.code === "version_mismatch") this.reported = Number.NaN;
-        else if (!(error instanceof PagerdError && error.code === "aborted")) this.onError(error);
+        // pager); while the finger is down, the next report sends the progress again, at that
+        // version (a release checks whose swipe that state holds: see #lost). A report
+        // cancelled by a signal is the caller's doing, not an error.
+        if (error instanceof PagerdError && error.code === "version_mismatch") {
+          this.reported = Number.NaN;
+          this.conflict = error;
+        } else if (!(error instanceof PagerdError && error.code === "aborted")) this.onError(error);
       })
       .finally(() => { this.inFlight = null; });
     return this.inFlight;
@@ -1692,10 +1745,11 @@ export class Drag {
 
   /**
    * Lets go: measures the velocity, predicts how the swipe ends (`settle`, at once, so the
-   * caller can animate without waiting), and ends it on the server with one
+   * caller can animate without waiting; a drag released before the settings were read waits for
+   * them, and sets `settle` then), and ends it on the server with one
    * `transition end {velocity}` once the report in flight is answered (sent again after a
    * conflict while the server's state still has this swipe in flight; a swipe another client
-   * ended or turned goes to `onError`). Resolves with the state after the release; rejects
+   * ended or turned, seen by the end or by a report, goes to `onError`, and nothing is sent). Resolves with the state after the release; rejects
    * with a PagerdError whose code is "aborted" when `signal` (or the drag's) cancels its requests, and then sends nothing more. Only the first release() or
    * cancel() counts: a later one answers the same promise.
    * @param {import("./pagerd.js").RequestOptions} options
@@ -1736,28 +1790,52 @@ export class Drag {
 
   #finish(velocity, byRelease, signal) {
     this.#stop();
-    const { state, settings } = this.session;
-    // Whether a swipe state completes: by the release rule, or never when cancelled; null when
-    // nothing is in flight.
+    // Whether a swipe state completes: by the release rule (by |p| ≥ 0.5 while the settings are
+    // not read), or never when cancelled; null when nothing is in flight.
     const decide = (s) => {
       if (!s.transition && !s.overscroll) return null;
       if (!byRelease) return false;
+      const settings = this.session.settings;
       return settings ? predictRelease(s, settings, velocity) : Math.abs(signedProgress(s)) >= 0.5;
     };
-    const drawn = settings && !state.empty ? withScroll(state, predictScroll(state, settings, { progress: this.progress })) : state;
-    const completed = decide(drawn);
-    this.settle = { completed: completed === true, progress: signedProgress(drawn), velocity };
-    this.released = this.#end(drawn, completed, decide, velocity, byRelease, eitherSignal(this.signal, signal));
+    this.released = this.#end(this.#settling(decide, velocity), decide, velocity, byRelease, eitherSignal(this.signal, signal));
     return this.released;
   }
 
-  async #end(drawn, completed, decide, velocity, byRelease, signal) {
+  /** The swipe drawn at the latest progress from the state held, and whether the release completes it (`settle`). */
+  #settling(decide, velocity) {
+    const { state, settings } = this.session;
+    const drawn = settings && !state.empty ? withScroll(state, predictScroll(state, settings, { progress: this.progress })) : state;
+    const completed = decide(drawn);
+    this.settle = { completed: completed === true, progress: signedProgress(drawn), velocity };
+    return { drawn, completed };
+  }
+
+  /**
+   * Whether the last report met a conflict that left the session with another swipe than the
+   * one drawn (another client ended or turned it): that swipe is theirs, and the conflict goes
+   * to onError.
+   */
+  #lost(drawn) {
+    if (!this.conflict || swipeOf(this.session.state) === swipeOf(drawn)) return false;
+    this.onError(this.conflict);
+    return true;
+  }
+
+  async #end({ drawn, completed }, decide, velocity, byRelease, signal) {
     const session = this.session;
     if (signal?.aborted) throw abortedBy(signal);
+    if (byRelease && session.settings === null) {
+      // Released before the settings were read (the drag asked for them when it began): the
+      // release waits for them, to end by velocity and predict the settle from them.
+      await session.refreshSettings({ signal });
+      if (session.settings !== null) ({ drawn, completed } = this.#settling(decide, velocity));
+    }
     await this.inFlight;
     if (signal?.aborted) throw abortedBy(signal);
     // Nothing was reported (the swipe never moved, or only a locked way): nothing to end.
     if (this.reportedAt === -Infinity) return session.state;
+    if (this.#lost(drawn)) return session.state;
     for (let attempt = 1; ; attempt += 1) {
       // The server decides from the progress it last heard. Where that leads elsewhere than the
       // progress drawn last, the latest progress is reported first (when the rate allows).
@@ -1767,6 +1845,7 @@ export class Drag {
         if (signal?.aborted) throw abortedBy(signal);
         await this.#send(signal);
         if (signal?.aborted) throw abortedBy(signal);
+        if (this.#lost(drawn)) return session.state;
       }
       this.requests += 1;
       const how = byRelease && releasesByVelocity(session.settings) ? { velocity } : decide(session.state) === true;

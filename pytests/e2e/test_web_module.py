@@ -33,7 +33,7 @@ def test_client_errors_cancellation_conflicts_and_streams(start_pagerd):
 def test_drag_helper(pagerd):
     result = run(["--test", "web/test/drag.test.mjs"], {"PAGERD_URL": f"http://127.0.0.1:{pagerd.port}"})
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
-    assert "# pass 7" in result.stdout
+    assert "# pass 9" in result.stdout
     print("\n" + "\n".join(line for line in result.stdout.splitlines() if "requests (" in line))
 
 

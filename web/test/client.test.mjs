@@ -206,6 +206,20 @@ describe("against pagerd", () => {
     assert.equal(session.version, 1);
   });
 
+  test("a DELETE refused (412) carries the current state and leaves the stream followed", async () => {
+    const mine = await client.create({ template: "media" });
+    const opened = next(mine, "open");
+    mine.follow();
+    await opened;
+    const other = await client.open(mine.id);
+    await other.next();
+    const error = await mine.delete().catch((e) => e);
+    assert.deepEqual([error.status, error.code, error.state?.version, mine.following], [412, "version_mismatch", 2, true]);
+    await mine.delete();
+    assert.equal(mine.following, false);
+    assert.equal((await client.open(mine.id).catch((e) => e)).code, "session_not_found");
+  });
+
   test("with a server that requires a token: 401 without it, a stream refused with 401 stops", { skip: !AUTH }, async () => {
     const refused = await new PagerdClient({ baseURL: AUTH }).create({ template: "media" }).catch((e) => e);
     assert.deepEqual([refused.status, refused.code], [401, "unauthorized"]);
@@ -230,7 +244,7 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { flaky: 0, lastEventIDs: [], renewed: [] };
+  const seen = { flaky: 0, lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
@@ -263,6 +277,22 @@ describe("against a fake server", () => {
           return setTimeout(() => response.end("{}"), 3000);
         case "/v1/sessions/forbidden/events":
           return problem(403, "forbidden");
+        case "/v1/sessions/empty":
+          response.writeHead(200, { "Content-Type": "application/json" });
+          return response.end();
+        case "/v1/sessions/empty/next":
+          response.writeHead(204);
+          return response.end();
+        case "/v1/sessions/noetag/settings":
+          // A proxy that drops the ETag.
+          seen.settingsReads += 1;
+          response.writeHead(200, { "Content-Type": "application/json" });
+          return response.end('{"mode": "bounded"}');
+        case "/v1/sessions/relogin/events":
+          // The token "old" expired while the stream was down: refused until a new one comes.
+          seen.relogin.push(request.headers.authorization);
+          if (request.headers.authorization !== "Bearer new") return problem(401, "unauthorized");
+          return stream(`id: 5\nevent: pageChanged\ndata: ${state(5)}\n\n`);
         case "/v1/sessions/flaky/events":
           seen.flaky += 1;
           seen.lastEventIDs.push(request.headers["last-event-id"]);
@@ -344,6 +374,53 @@ describe("against a fake server", () => {
     assert.ok(Date.now() - started < 2000);
   });
 
+  test("no body where pagerd sends one (an empty 200, a 204) is unexpected_response, never a success", async () => {
+    const client = new PagerdClient({ baseURL: base });
+    const opened = await client.open("empty").catch((e) => e);
+    assert.ok(opened instanceof PagerdError);
+    assert.deepEqual([opened.status, opened.code], [200, "unexpected_response"]);
+    const moved = await new Session(client, { id: "empty", version: 1 }).next().catch((e) => e);
+    assert.deepEqual([moved.status, moved.code], [204, "unexpected_response"]);
+  });
+
+  test("settings answered without an ETag are read once, not again and again", async () => {
+    const session = new Session(new PagerdClient({ baseURL: base }), { id: "noetag", version: 3, settingsVersion: 2 });
+    await session.loadSettings();
+    assert.equal(session.settingsCurrent, true);
+    session.accept({ id: "noetag", version: 4, settingsVersion: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(seen.settingsReads, 1);
+  });
+
+  test("follow() with a signal already aborted does not follow", async () => {
+    const counting = countingFetch();
+    const session = new Session(new PagerdClient({ baseURL: base, fetch: counting.fetcher }), { id: "flaky", version: 1 });
+    const controller = new AbortController();
+    controller.abort();
+    session.follow({ signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual([session.following, counting.calls.length], [false, 0]);
+  });
+
+  test("with refreshToken, a stream refused 401 on reconnecting asks for a new token, once", async () => {
+    let asked = 0;
+    const client = new PagerdClient({ baseURL: base, token: "old", refreshToken: async () => { asked += 1; return "new"; } });
+    const session = new Session(client, { id: "relogin", version: 4 });
+    const changed = next(session, "change");
+    session.follow();
+    await changed;
+    session.unfollow();
+    assert.deepEqual([session.version, asked, client.token], [5, 1, "new"]);
+    assert.deepEqual(seen.relogin, ["Bearer old", "Bearer new"]);
+    // A new token that is refused too stops the stream with the 401, after one try.
+    let again = 0;
+    const stale = new Session(new PagerdClient({ baseURL: base, token: "old", refreshToken: async () => { again += 1; return "old"; } }), { id: "relogin", version: 4 });
+    const stopped = next(stale, "stopped");
+    stale.follow();
+    const { detail } = await stopped;
+    assert.deepEqual([detail.error.status, detail.error.code, again, stale.following], [401, "unauthorized", 1, false]);
+  });
+
   test("a stream refused with 403 stops, reporting the problem", async () => {
     const session = new Session(new PagerdClient({ baseURL: base }), { id: "forbidden", version: 1 });
     const stopped = next(session, "stopped");
@@ -381,13 +458,18 @@ describe("against a fake server", () => {
     assert.deepEqual(seen.renewed, [["Bearer first", "0"], ["Bearer second", "1"]]);
   });
 
-  test("eventSourceURL carries the token and the version for EventSource", () => {
+  test("eventSourceURL carries an access token and the version for EventSource, never the authToken", () => {
     const client = new PagerdClient({ baseURL: "https://pager.example/", token: "a.b.c" });
     const session = new Session(client, { id: "s 1", version: 4 });
     assert.equal(session.eventSourceURL(), "https://pager.example/v1/sessions/s%201/events?access_token=a.b.c");
     assert.equal(session.eventSourceURL({ token: "w.x.y", lastEventId: 4 }),
       "https://pager.example/v1/sessions/s%201/events?access_token=w.x.y&lastEventId=4");
     assert.equal(new Session(new PagerdClient(), { id: "s", version: 1 }).eventSourceURL(), "/v1/sessions/s/events");
+    // The operator's authToken stays out of the URL; the watch token pagerd minted at creation goes in.
+    const operator = new Session(new PagerdClient({ token: "secret" }), { id: "s", version: 1 });
+    assert.equal(operator.eventSourceURL(), "/v1/sessions/s/events");
+    const created = new Session(new PagerdClient({ token: "secret" }), { id: "s", version: 1, access: { watch: { token: "w.a.t" }, control: { token: "c.o.n" } } });
+    assert.equal(created.eventSourceURL(), "/v1/sessions/s/events?access_token=w.a.t");
   });
 
   test("a stream whose token expired stops with token_expired", async () => {

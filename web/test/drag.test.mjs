@@ -232,6 +232,50 @@ describe("Session.drag", () => {
     assert.equal((await other.refresh()).index, 1);
   });
 
+  test("a release before the settings were read waits for them, and ends by velocity", async () => {
+    const ends = [];
+    const fetcher = async (input, init = {}) => {
+      const path = new URL(input).pathname;
+      if (path.endsWith("/settings")) await sleep(400);
+      if (path.endsWith("/transition")) ends.push(JSON.parse(init.body));
+      return fetch(input, init);
+    };
+    const session = await new PagerdClient({ baseURL: PAGERD, fetch: fetcher }).create({ template: "media" });
+    const drag = session.drag({ draw: () => {} }); // asks for the settings, which take 400 ms
+    await swipe(drag, 0.3, 120); // short, fast: a flick forward
+    assert.equal(session.settings, null);
+    const state = await drag.release();
+    assert.deepEqual(ends.map((end) => Object.keys(end)), [["phase", "velocity"]]);
+    assert.ok(ends[0].velocity > 0.5, JSON.stringify(ends));
+    assert.deepEqual([drag.settle.completed, state.index, state.settle?.completed], [true, 1, true]);
+  });
+
+  test("a swipe another client ended while a report was in flight: the conflict goes to onError, nothing more is sent", async () => {
+    const { client, log } = loggingClient();
+    let slow = false;
+    const delayed = client.fetch;
+    client.fetch = async (input, init) => {
+      if (slow && new URL(input).pathname.endsWith("/scroll")) await sleep(300);
+      return delayed(input, init);
+    };
+    const session = await client.create({ template: "media" });
+    await session.loadSettings();
+    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
+    const errors = [];
+    const drag = session.drag({ draw: () => {}, onError: (error) => errors.push(error) });
+    drag.move(0.3); // reported at once
+    await until("the report answered", () => drag.inFlight === null && session.state.transition !== null);
+    slow = true;
+    await sleep(120);
+    drag.move(0.45); // the second report waits 300 ms before it leaves
+    assert.notEqual(drag.inFlight, null);
+    await other.end(false, { ifMatch: false }); // meanwhile the other client cancels the swipe
+    const state = await drag.release();
+    assert.deepEqual(errors.map((error) => [error.status, error.code]), [[412, "version_mismatch"]]);
+    assert.deepEqual(log.requests.map((r) => [r.path, r.status]), [["scroll", 200], ["scroll", 412]]);
+    assert.deepEqual([state.index, state.transition], [0, null]);
+  });
+
   test("a swipe another client ended before the release: the conflict goes to onError, nothing is sent again", async () => {
     const { log, session, other, errors, drag } = await twoClients();
     drag.move(0.7);
