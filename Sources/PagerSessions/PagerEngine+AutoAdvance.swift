@@ -25,18 +25,35 @@ extension PagerEngine {
         var fired = 0
         while fired < limit, let session = timers.popDue(now: ms) {
             fired += 1
-            if isExpired(session, now: now) {
-                evict(session.id)
-            } else if !session.deleting {
-                // A tick happens at its due time, so a wake-up that comes late does not delay the
-                // next one; one more than an interval late (after a restart, say) happens now, so
-                // a backlog is never replayed.
-                let due = session.timerDue
-                tick(session, now: ms - due <= Int64(session.pager.settings.autoAdvance.interval) ? due : ms)
-            }
+            fire(session, now: now, ms: ms)
         }
         if let earliest = timers.earliest { wakeUp(by: earliest) }
         return fired
+    }
+
+    /// Fires the timer of `session`, taken from the queue at engine time `now` (`ms` on the wall
+    /// clock): the tick, or the end of an untouched swipe; or its eviction, when it expired.
+    func fire(_ session: Session, now: Double, ms: Int64) {
+        if isExpired(session, now: now) {
+            evict(session.id)
+        } else if !session.deleting {
+            // A tick happens at its due time, so a wake-up that comes late does not delay the
+            // next one; one more than an interval late (after a restart, say) happens now, so
+            // a backlog is never replayed.
+            let due = session.timerDue
+            tick(session, now: ms - due <= Int64(session.pager.settings.autoAdvance.interval) ? due : ms)
+        }
+    }
+
+    /// Fires the timer of `session` at once when it is already due: a session loaded from a
+    /// shared store whose tick (or swipe deadline) passed while no instance held it gets it
+    /// before the request that loaded it applies, as on an instance that held it all along.
+    func fireIfDue(_ session: Session) {
+        let now = clock.now()
+        let ms = milliseconds(now)
+        guard session.timerSlot >= 0, session.timerDue <= ms else { return }
+        timers.remove(session)
+        fire(session, now: now, ms: ms)
     }
 
     func tick(_ session: Session, now: Int64) {

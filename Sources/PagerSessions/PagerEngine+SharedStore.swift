@@ -7,12 +7,14 @@ extension PagerEngine {
     /// Takes in a session loaded from a shared store because a request named it and this engine
     /// did not hold it (or held an older copy). It counts against the limits but is never refused
     /// by them. It is used now (a request asked for it); the store's record of its last use is
-    /// as old as the store says, so the request's use is recorded as soon as it is due.
+    /// as old as the store says, so the request's use is recorded as soon as it is due. A tick
+    /// or swipe deadline that passed while nobody held it is applied now, before the request.
     public func adopt(_ stored: StoredSession) {
         let now = clock.now()
         if let session = sessions[stored.id] {
             absorb(session, stored.pager)
-            return deliverLoaded(stored.pager, to: session)
+            deliverLoaded(stored.pager, to: session)
+            return fireIfDue(session)
         }
         let session = Session(
             id: stored.id, pager: stored.pager, durable: stored.pager, lastUsed: now, accounts: accounts)
@@ -21,6 +23,7 @@ extension PagerEngine {
         idleOrder.append(session, at: now)
         schedule(session)
         accounts.admit(bytes: stored.pager.storedBytes)
+        fireIfDue(session)
     }
 
     /// A change another process made to a shared session, as its notification tells it. A

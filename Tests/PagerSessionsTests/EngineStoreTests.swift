@@ -223,6 +223,31 @@ struct TickStoreTests {
         #expect(try engine.withLock { try $0.snapshot(of: created.id) }.version == 3)
     }
 
+    @Test("a session loaded from a shared store whose tick passed while nobody held it ticks before the request")
+    func overdueTickOnLoad() async throws {
+        let store = HandStore(shared: true)
+        let time = ManualTime()
+        let engines = PagerEngines(
+            count: 1, clock: TestClock(time: time), store: store, drivesTimers: false, wallOrigin: 1_700_000_000)
+        let definition = Self.ticking()
+        let stored = try Pager(pages: definition.pages, settings: definition.settings, now: 1_700_000_000_000)
+        time.advance(by: 2)  // due at 0.5 s; nobody held it
+        let engine = engines.shards[0]
+        let id: SessionID = "loaded-late"
+        engine.withLock { $0.adopt(StoredSession(id: id, pager: stored, lastUsed: 1_700_000_000)) }
+        // One tick, not four: more than an interval late, it happens now.
+        guard case .save(_, let saved, _, _) = try #require(store.submitted.last) else {
+            Issue.record("expected a save")
+            return
+        }
+        #expect(store.submitted.count == 1 && saved.version == 2 && saved.index == 1)
+        // The request that loaded it waits for the tick, and is made on it.
+        #expect(throws: EngineError.self) { try engine.withLock { try $0.apply(.next, to: id) } }
+        store.answerAll()
+        let next = try engine.withLock { try $0.apply(.next, to: id) }
+        #expect(next.snapshot.version == 3 && next.snapshot.pager.index == 2)
+    }
+
     @Test("a halting tick stores the whole document, since the setting changed")
     func haltStoresTheSetting() async throws {
         let store = HandStore()
