@@ -25,8 +25,10 @@ struct HeaderMiddleware: ClientMiddleware {
 
 /// Turns every answer of 400 or more into a thrown ``PagerClientError`` before the generated code
 /// reads it: a problem document becomes `.problem` (with the current version from the `ETag` of a
-/// 412), anything else `.unexpectedResponse`. The generated operations then only ever see
-/// successes, so the façade needs no switch over each operation's error statuses.
+/// 412), anything else `.unexpectedResponse`. A success that is not what the operation answers
+/// (see ``checkSuccess(_:body:operationID:)``) is `.unexpectedResponse` too, with its status. The
+/// generated operations then only ever see pagerd's successes, so the façade needs no switch over
+/// each operation's statuses.
 struct ProblemMiddleware: ClientMiddleware {
     /// The most of an error body read (pagerd's problems are a few hundred bytes).
     static let bodyLimit = 64 * 1024
@@ -36,7 +38,10 @@ struct ProblemMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
-        guard response.status.code >= 400 else { return (response, responseBody) }
+        guard response.status.code >= 400 else {
+            try await Self.checkSuccess(response, body: responseBody, operationID: operationID)
+            return (response, responseBody)
+        }
         // The body's start, at most `bodyLimit` bytes: a larger one (a proxy's page) is cut, not
         // turned into a transport failure that would hide the status.
         var bytes = Data()
@@ -57,10 +62,51 @@ struct ProblemMiddleware: ClientMiddleware {
         throw PagerClientError.problem(problem)
     }
 
-    /// The version an `ETag` names: pagerd's tags are the version in quotes (`"7"`).
+    /// The operations whose success is not a JSON document, and what it is instead.
+    private static let otherSuccesses: [String: (status: Int, mediaType: String?)] = [
+        "deleteSession": (204, nil), "streamEvents": (200, "text/event-stream"),
+    ]
+
+    /// Throws `.unexpectedResponse` for an answer below 400 that is not the operation's success: a
+    /// 204 to a deletion, an event stream, else a JSON document with a body (so a proxy's 200
+    /// page, a 204 or an empty body where pagerd sends a document, or a redirect not followed
+    /// keeps its status, where the generated code would report no answer at all).
+    static func checkSuccess(_ response: HTTPResponse, body: HTTPBody?, operationID: String) async throws {
+        let status = response.status.code
+        let mediaType = response.headerFields[.contentType] ?? ""
+        let fits: Bool
+        if let other = otherSuccesses[operationID] {
+            fits = status == other.status && other.mediaType.map { mediaType.hasPrefix($0) } ?? true
+        } else {
+            let empty: Bool
+            switch body?.length {
+            case nil: empty = true
+            case .known(let length): empty = length == 0
+            case .unknown: empty = false
+            }
+            fits = (200..<300).contains(status) && status != 204 && mediaType.contains("json") && !empty
+        }
+        guard !fits else { return }
+        var text = ""
+        if let body, status != 204 {
+            var bytes = Data()
+            for try await chunk in body {
+                bytes.append(contentsOf: chunk.prefix(200 - bytes.count))
+                if bytes.count >= 200 { break }
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        let what = mediaType.isEmpty ? "no body" : mediaType
+        throw PagerClientError.unexpectedResponse(
+            status: status, detail: text.isEmpty ? "\(what), not pagerd's answer" : text)
+    }
+
+    /// The version an `ETag` names: pagerd's tags are the version in quotes (`"7"`), which a
+    /// proxy that compresses may have made weak (`W/"7"`).
     static func version(fromETag tag: String) -> Int? {
-        guard tag.count >= 3, tag.first == "\"", tag.last == "\"" else { return nil }
-        return Int(tag.dropFirst().dropLast())
+        let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        guard opaque.count >= 3, opaque.first == "\"", opaque.last == "\"" else { return nil }
+        return Int(opaque.dropFirst().dropLast())
     }
 }
 

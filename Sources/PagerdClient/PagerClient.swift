@@ -134,11 +134,15 @@ public actor PagerClient {
     @discardableResult
     public func loadSettings() async throws(PagerClientError) -> PagerSettings {
         let id = try requireSession()
+        // The version they were read at is their ETag's; without one (a proxy that drops it),
+        // the settings version known when the read was sent, so that they are not read again
+        // and again.
+        let known = state?.settingsVersion ?? 0
         let (settings, tag) = try await call {
             let read = try await api.getSettings(path: .init(id: id)).ok
             return (try read.body.json, read.headers.eTag)
         }
-        let version = tag.flatMap(ProblemMiddleware.version(fromETag:)) ?? 0
+        let version = tag.flatMap(ProblemMiddleware.version(fromETag:)) ?? known
         // Kept only for the session still held, and when no newer read came back first.
         if sessionID == id, self.settings == nil || version >= settingsRead {
             self.settings = settings
@@ -218,6 +222,8 @@ public actor PagerClient {
     func call<T>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> T
     ) async throws(PagerClientError) -> T {
+        // A task cancelled before the call sends nothing (the transport may not look).
+        if Task.isCancelled { throw .cancelled }
         do {
             return try await operation()
         } catch {

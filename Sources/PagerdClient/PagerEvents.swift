@@ -29,7 +29,8 @@ extension PagerClient {
     /// - A lost connection, the end of a stream, or a refusal of 500 or more (a restart, a server
     ///   shutting down) is followed by a new connection with `Last-Event-ID` naming the last
     ///   version seen, so no change is missed; the attempts wait 0.25 s, doubling to 15 s, less
-    ///   up to half at random, and start again from 0.25 s once a connection is made.
+    ///   up to half at random, and start again from 0.25 s once a connection brings something
+    ///   (a connection that ends at once counts as a failure).
     /// - A refusal that waiting will not change (any status from 400 to 499 but 408 and 429:
     ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a
     ///   stream sending what is not an event of the contract. A `deleted` event is the last: the
@@ -98,7 +99,6 @@ public struct PagerEvents: AsyncSequence, Sendable {
                 if connection == nil {
                     do {
                         connection = try await connect()
-                        failures = 0  // a connection was made: the next wait starts short again
                     } catch {
                         if case .cancelled = error { return finish() }
                         if Self.isFinal(error) {
@@ -126,12 +126,14 @@ public struct PagerEvents: AsyncSequence, Sendable {
                     guard await waitBeforeRetry() else { return finish() }
                     continue
                 }
+                failures = 0  // something came on this connection: the next wait starts short again
                 if received.event == EventKind.expired.rawValue {
                     connection = nil  // the stream's token expired: connect again with the token now set
                     continue
                 }
                 guard let event = try decode(received) else { continue }
-                lastVersion = event.state.version
+                // Never back: a later connection resumes from the newest version seen.
+                lastVersion = Swift.max(lastVersion ?? 0, event.state.version)
                 if event.kind == .deleted { finished = true }
                 await client.observe(event)
                 return event

@@ -119,3 +119,99 @@ private struct PageTransport: ClientTransport {
         }
     }
 }
+
+/// Forwards every request to pagerd but answers the operations in `answers` itself, as a proxy
+/// that mangles them might: with the status, `Content-Type` (or none), `ETag` (or none) and body
+/// given; `Forwarded.count` counts the answers it made up.
+private struct MangledTransport: ClientTransport {
+    struct Answer: Sendable {
+        var status: Int
+        var contentType: String?
+        var body: String
+        var eTag: String? = nil
+    }
+
+    final class Count: @unchecked Sendable {
+        // @unchecked: `value` is changed only under `lock`.
+        private let lock = NSLock()
+        private var stored = 0
+        var value: Int { lock.withLock { stored } }
+        func increment() { lock.withLock { stored += 1 } }
+    }
+
+    let forward = PagerClient.defaultTransport()
+    let answers: [String: Answer]
+    let made = Count()
+
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let answer = answers[operationID] else {
+            return try await forward.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        }
+        made.increment()
+        var response = HTTPResponse(status: .init(code: answer.status))
+        if let contentType = answer.contentType { response.headerFields[.contentType] = contentType }
+        if let eTag = answer.eTag { response.headerFields[.eTag] = eTag }
+        return (response, answer.body.isEmpty ? nil : HTTPBody(answer.body))
+    }
+}
+
+@Suite struct MangledAnswerTests {
+    @Test func aSuccessThatIsNotPagerdsKeepsItsStatus() async throws {
+        let server = try await Server()
+        let transport = MangledTransport(answers: [
+            "next": .init(status: 204, contentType: nil, body: ""),
+            "previous": .init(status: 200, contentType: "application/json", body: ""),
+            "listTemplates": .init(status: 200, contentType: "text/html", body: "<p>Welcome to the portal</p>"),
+            "deleteSession": .init(status: 200, contentType: "application/json", body: "{}"),
+        ])
+        let client = PagerClient(baseURL: server.url, transport: transport)
+        _ = try await client.createSession(template: "media")
+        let answers = [
+            await refusal { try await client.next() }, await refusal { try await client.previous() },
+            await refusal { try await client.templates() }, await refusal { try await client.delete() },
+        ]
+        #expect(answers.map(\.?.status) == [204, 200, 200, 200])
+        for answer in answers {
+            guard case .unexpectedResponse = answer else {
+                Issue.record("expected an unexpected response, got \(String(describing: answer))")
+                continue
+            }
+        }
+    }
+
+    @Test func settingsWithoutAnETagOrWithAWeakOneAreReadOnce() async throws {
+        let server = try await Server()
+        let plain = server.client()
+        _ = try await plain.createSession(template: "media")
+        let settings = try await plain.loadSettings()
+        let document = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        for eTag in [nil, #"W/"1""#] {
+            let transport = MangledTransport(answers: [
+                "getSettings": .init(status: 200, contentType: "application/json", body: document, eTag: eTag)
+            ])
+            let client = PagerClient(baseURL: server.url, transport: transport)
+            _ = try await client.createSession(template: "media")
+            for progress in [0.1, 0.2, 0.3] { _ = try await client.predictScroll(.progress(progress)) }
+            #expect(transport.made.value == 1, "ETag \(eTag ?? "none")")
+        }
+    }
+
+    @Test func aStreamThatEndsAtOnceIsAskedAgainLessAndLessOften() async throws {
+        let server = try await Server()
+        let transport = MangledTransport(answers: [
+            "streamEvents": .init(status: 200, contentType: "text/event-stream", body: "")
+        ])
+        let client = PagerClient(baseURL: server.url, transport: transport)
+        _ = try await client.createSession(template: "media")
+        let following = Task {
+            for try await _ in try await client.events() {}
+        }
+        try await Task.sleep(for: .seconds(2))
+        following.cancel()
+        // Waits of 0.25, 0.5 and 1 s (less up to half at random) fit at most five connections in
+        // 2 s; a wait that stayed at 0.25 s would make eight or more.
+        #expect((1...5).contains(transport.made.value), "\(transport.made.value) connections")
+    }
+}
