@@ -307,10 +307,12 @@ extension PagerClient {
     /// the client holds none or holds older ones.
     public func predictScroll(_ input: ScrollInput) async throws(PagerClientError) -> ScrollMembers {
         guard let predictor else { throw .predictionUnavailable }
-        let state = try await currentState()
+        _ = try await currentState()
         // Settings of another settingsVersion than the state's would predict wrongly: read again.
         let settings = settingsAreCurrent ? self.settings : try await loadSettings()
         guard let settings else { throw .predictionUnavailable }
-        return try predictor.predictScroll(state: state, settings: settings, input: input)
+        // The state held now: an event that came during the read may have brought a newer one,
+        // whose settings are the ones just read.
+        return try predictor.predictScroll(state: try await currentState(), settings: settings, input: input)
     }
 }
