@@ -192,7 +192,8 @@ struct AccessTokenTests {
         // Members whose names are only canonically equivalent are two members, not one repeated.
         let members = forge.token(
             header: #"{"alg": "HS256", "kid": "K1"}"#,
-            payload: #"{"aud": "Kiosk-caf\u00e9", "scope": "watch", "sub": "Kab", "exp": \#(Self.exp), "K": 1, "\u212A": 2}"#,
+            payload: #"{"aud": "Kiosk-caf\u00e9", "scope": "watch", "sub": "Kab", "exp": \#(Self.exp), "#
+                + #""K": 1, "\u212A": 2}"#,
             signer: "K1")
         #expect(try verifier.verify(members, now: Self.now).subject.names("Kab"))
     }
