@@ -42,15 +42,9 @@ struct ProblemMiddleware: ClientMiddleware {
             try await Self.checkSuccess(response, body: responseBody, operationID: operationID)
             return (response, responseBody)
         }
-        // The body's start, at most `bodyLimit` bytes: a larger one (a proxy's page) is cut, not
-        // turned into a transport failure that would hide the status.
-        var bytes = Data()
-        if let responseBody {
-            for try await chunk in responseBody {
-                bytes.append(contentsOf: chunk.prefix(Self.bodyLimit - bytes.count))
-                if bytes.count >= Self.bodyLimit { break }
-            }
-        }
+        // A larger body (a proxy's page) is cut, not turned into a transport failure that would
+        // hide the status.
+        let bytes = try await Self.start(of: responseBody, limit: Self.bodyLimit)
         let mediaType = response.headerFields[.contentType] ?? ""
         guard mediaType.hasPrefix("application/problem+json"),
             var problem = try? JSONDecoder().decode(PagerProblem.self, from: bytes)
@@ -87,18 +81,21 @@ struct ProblemMiddleware: ClientMiddleware {
             fits = (200..<300).contains(status) && status != 204 && mediaType.contains("json") && !empty
         }
         guard !fits else { return }
-        var text = ""
-        if let body, status != 204 {
-            var bytes = Data()
-            for try await chunk in body {
-                bytes.append(contentsOf: chunk.prefix(200 - bytes.count))
-                if bytes.count >= 200 { break }
-            }
-            text = String(decoding: bytes, as: UTF8.self)
-        }
+        let text = status == 204 ? "" : String(decoding: try await start(of: body, limit: 200), as: UTF8.self)
         let what = mediaType.isEmpty ? "no body" : mediaType
         throw PagerClientError.unexpectedResponse(
             status: status, detail: text.isEmpty ? "\(what), not pagerd's answer" : text)
+    }
+
+    /// The first `limit` bytes of `body` (none without one).
+    static func start(of body: HTTPBody?, limit: Int) async throws -> Data {
+        var bytes = Data()
+        guard let body else { return bytes }
+        for try await chunk in body {
+            bytes.append(contentsOf: chunk.prefix(limit - bytes.count))
+            if bytes.count >= limit { break }
+        }
+        return bytes
     }
 
     /// The version an `ETag` names: pagerd's tags are the version in quotes (`"7"`), which a
