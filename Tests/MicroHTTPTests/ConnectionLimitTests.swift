@@ -10,8 +10,11 @@ import Testing
         "the limit holds over every thread: a connection past it is closed at once, and room frees with a close",
         .serialized, arguments: HTTPThreading.allCases)
     func limitOverThreads(threading: HTTPThreading) async throws {
+        // Held connections idle between requests; under a sanitizer on a busy machine the steps
+        // below have taken 30 s (the default idle timeout), which closed them all mid-test.
         let configuration = HTTPServerConfiguration(
-            port: 0, threading: threading, threadPoolSize: 2, connectionLimit: 6, perIPConnectionLimit: 0)
+            port: 0, threading: threading, threadPoolSize: 2, connectionLimit: 6, perIPConnectionLimit: 0,
+            connectionTimeout: 600)
         try await withTestServer(configuration) { server in
             let port = server.port
             // Six connections, each answered once and kept open, one after another.
