@@ -543,6 +543,7 @@ export class PagerdError extends Error {
     problem?: Problem;
     cause?: unknown;
     state?: State;
+    retryAfter?: number;
   });
   name: "PagerdError";
   /** The HTTP status; 0 when there was no answer. */
@@ -554,6 +555,8 @@ export class PagerdError extends Error {
   cause?: unknown;
   /** On version_mismatch: the session's current state. */
   state: State | undefined;
+  /** Seconds to wait before asking again, from the answer's Retry-After (503s send it). */
+  retryAfter: number | undefined;
 }
 
 export interface ClientOptions {

@@ -34,8 +34,9 @@ export class PagerdError extends Error {
    * @param {import("./pagerd.js").Problem} [init.problem]
    * @param {unknown} [init.cause]
    * @param {import("./pagerd.js").State} [init.state]
+   * @param {number} [init.retryAfter]
    */
-  constructor({ status = 0, code, detail, field, problem, cause, state }) {
+  constructor({ status = 0, code, detail, field, problem, cause, state, retryAfter }) {
     super(status ? `${status} ${code}: ${detail}` : `${code}: ${detail}`, cause === undefined ? undefined : { cause });
     this.name = "PagerdError";
     /** @type {number} */
@@ -50,6 +51,8 @@ export class PagerdError extends Error {
     this.problem = problem;
     /** @type {import("./pagerd.js").State | undefined} On version_mismatch: the session's current state. */
     this.state = state;
+    /** @type {number | undefined} Seconds to wait before asking again, from the answer's Retry-After. */
+    this.retryAfter = retryAfter;
     if (cause !== undefined && this.cause === undefined) this.cause = cause;
   }
 }
@@ -872,9 +875,10 @@ async function readAnswer(response, signal, empty = false) {
   if (ok && ((data !== null && typeof data === "object") || (empty && !text))) {
     return { status, etag: response.headers.get("ETag"), headers: response.headers, body: data };
   }
+  const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
   if (!ok && data && typeof data === "object" && typeof data.code === "string") {
     throw new PagerdError({
-      status, code: data.code, detail: data.detail ?? response.statusText, field: data.field, problem: data,
+      status, code: data.code, detail: data.detail ?? response.statusText, field: data.field, problem: data, retryAfter,
     });
   }
   const what = text ? `${type || "no Content-Type"}: ${excerpt(text)}` : "an empty body";
@@ -883,6 +887,30 @@ async function readAnswer(response, signal, empty = false) {
     code: "unexpected_response",
     detail: `pagerd did not answer this (${status} ${response.statusText}, ${what}).`,
     cause: parseError,
+    retryAfter,
+  });
+}
+
+/**
+ * The seconds a Retry-After value in delta-seconds names (pagerd sends only that form); undefined
+ * for none, or for the HTTP-date form.
+ * @param {string | null} value
+ * @returns {number | undefined}
+ */
+function retryAfterSeconds(value) {
+  return value !== null && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : undefined;
+}
+
+/** Resolves after `ms` milliseconds, or at once when `signal` aborts. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
   });
 }
 
@@ -1413,11 +1441,14 @@ export class Session extends EventTarget {
   }
 
   async #readStream(controller) {
+    // The wait before the next connection: 250 ms doubling to 5 s, or longer where a refusal's
+    // Retry-After asks for it (503 at_capacity: 5 s), up to a minute.
     let delay = 250;
     // Whether a 401 has been answered with a new token (refreshToken) since the stream last opened.
     let renewed = false;
     while (this.stream === controller && !controller.signal.aborted) {
       let response;
+      let wait = delay;
       try {
         response = await this.client.fetch(`${this.client.baseURL}${this.path("/events")}`, {
           headers: this.client.headers({ Accept: "text/event-stream", "Last-Event-ID": String(this.state.version) }),
@@ -1450,6 +1481,7 @@ export class Session extends EventTarget {
       } catch (error) {
         if (controller.signal.aborted) return;
         const failure = fetchFailure(error, controller.signal);
+        if (failure.retryAfter !== undefined) wait = Math.max(delay, Math.min(failure.retryAfter, 60) * 1000);
         this.dispatchEvent(new SessionEvent("error", { error: failure }));
       }
       if (this.stream !== controller) return;
@@ -1460,7 +1492,7 @@ export class Session extends EventTarget {
         this.#refreshing = null;
         continue;
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await pause(wait, controller.signal);
       delay = Math.min(delay * 2, 5000);
     }
   }

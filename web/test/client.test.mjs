@@ -244,13 +244,13 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { flaky: 0, lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [] };
+  const seen = { flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
       const path = new URL(request.url, "http://x").pathname;
-      const problem = (status, code) => {
-        response.writeHead(status, { "Content-Type": "application/problem+json" });
+      const problem = (status, code, headers = {}) => {
+        response.writeHead(status, { "Content-Type": "application/problem+json", ...headers });
         response.end(JSON.stringify({ type: "about:blank", title: "x", status, detail: `${code} here`, code }));
       };
       const stream = (text) => {
@@ -295,8 +295,9 @@ describe("against a fake server", () => {
           return stream(`id: 5\nevent: pageChanged\ndata: ${state(5)}\n\n`);
         case "/v1/sessions/flaky/events":
           seen.flaky += 1;
+          seen.flakyTimes.push(performance.now());
           seen.lastEventIDs.push(request.headers["last-event-id"]);
-          if (seen.flaky === 1) return problem(503, "at_capacity");
+          if (seen.flaky === 1) return problem(503, "at_capacity", { "Retry-After": "1" });
           if (seen.flaky === 2) {
             // One event split across writes, then the stream ends: it is opened again from version 2.
             stream("retry: 2000\n\n: heartbeat\n\nid: 2\nevent: pageCh");
@@ -430,7 +431,7 @@ describe("against a fake server", () => {
     assert.equal(session.following, false);
   });
 
-  test("a stream that fails (503) or ends is opened again from the last version seen", async () => {
+  test("a stream that fails (503, Retry-After: 1) or ends is opened again from the last version seen, not sooner than asked", async () => {
     const session = new Session(new PagerdClient({ baseURL: base }), { id: "flaky", version: 1, index: 0 });
     const errors = [];
     session.addEventListener("error", (event) => errors.push(event.detail.error));
@@ -439,9 +440,11 @@ describe("against a fake server", () => {
     session.follow();
     assert.ok(await until(() => session.version === 3));
     session.unfollow();
-    assert.deepEqual([errors.length, errors[0].status, errors[0].code], [1, 503, "at_capacity"]);
+    assert.deepEqual([errors.length, errors[0].status, errors[0].code, errors[0].retryAfter], [1, 503, "at_capacity", 1]);
     assert.deepEqual(kinds, [["pageChanged", 2], ["pageChanged", 3]]);
     assert.deepEqual(seen.lastEventIDs, ["1", "1", "2"]);
+    // The second connection came after the second the 503 asked for (the backoff alone: 250 ms).
+    assert.ok(seen.flakyTimes[1] - seen.flakyTimes[0] >= 990, `${seen.flakyTimes[1] - seen.flakyTimes[0]} ms`);
   });
 
   test("with refreshToken, an expired stream is opened again with the new token from the version reached", async () => {
