@@ -25,7 +25,7 @@ struct HeaderMiddleware: ClientMiddleware {
 
 /// Turns every answer of 400 or more into a thrown ``PagerClientError`` before the generated code
 /// reads it: a problem document becomes `.problem` (with the current version from the `ETag` of a
-/// 412), anything else `.unexpectedResponse`. A success that is not what the operation answers
+/// 412, and the `Retry-After` of a 503), anything else `.unexpectedResponse`. A success that is not what the operation answers
 /// (see ``checkSuccess(_:body:operationID:)``) is `.unexpectedResponse` too, with its status. The
 /// generated operations then only ever see pagerd's successes, so the façade needs no switch over
 /// each operation's statuses.
@@ -53,7 +53,15 @@ struct ProblemMiddleware: ClientMiddleware {
             throw PagerClientError.unexpectedResponse(status: response.status.code, detail: text)
         }
         problem.currentVersion = response.headerFields[.eTag].flatMap(Self.version(fromETag:))
+        problem.retryAfter = response.headerFields[.retryAfter].flatMap(Self.seconds(fromRetryAfter:))
         throw PagerClientError.problem(problem)
+    }
+
+    /// The seconds a `Retry-After` in delta-seconds names (the form pagerd sends); nil for a date.
+    static func seconds(fromRetryAfter value: String) -> Int? {
+        let digits = value.trimmingCharacters(in: .whitespaces)
+        guard (1...9).contains(digits.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(digits)
     }
 
     /// The operations whose success is not a JSON document, and what it is instead.

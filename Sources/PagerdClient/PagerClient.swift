@@ -40,6 +40,8 @@ public actor PagerClient {
     /// The generated client of openapi.json's operations, behind the middlewares.
     nonisolated let api: Client
     nonisolated let token: TokenBox
+    /// Answers a new token when an event stream's has expired (see ``init(baseURL:token:refreshToken:transport:predictor:)``).
+    nonisolated let refreshToken: (@Sendable () async throws -> String)?
     nonisolated let predictor: (any ScrollPredicting)?
 
     /// The session the commands apply to.
@@ -63,11 +65,17 @@ public actor PagerClient {
     ///     serves it under).
     ///   - token: A bearer token for every request (`authToken`, or an access token); nil
     ///     for a server that asks for none. ``setToken(_:)`` replaces it.
+    ///   - refreshToken: Called when an event stream's access token has expired (the stream
+    ///     ended with `expired`, or a new connection was refused 401, once until a connection
+    ///     opens): answers a new token, which the client then holds, and the stream resumes from
+    ///     the last version seen. If it throws, the stream ends with `.problem` (401,
+    ///     `unauthorized`). Nil: the stream connects again with the token set by then.
     ///   - transport: How requests are sent; ``defaultTransport()`` unless given.
     ///   - predictor: What ``predictScroll(_:)`` computes with: pagerd's own model
     ///     (``ModelScrollPredictor``) unless given; nil for none.
     public init(
-        baseURL: URL, token: String? = nil, transport: any ClientTransport = PagerClient.defaultTransport(),
+        baseURL: URL, token: String? = nil, refreshToken: (@Sendable () async throws -> String)? = nil,
+        transport: any ClientTransport = PagerClient.defaultTransport(),
         predictor: (any ScrollPredicting)? = ModelScrollPredictor()
     ) {
         // `https://host/` and `https://host` are one server: operations' paths begin with `/`.
@@ -76,6 +84,7 @@ public actor PagerClient {
         let serverURL = trimmed ?? baseURL
         self.baseURL = serverURL
         self.token = TokenBox(token)
+        self.refreshToken = refreshToken
         self.predictor = predictor
         api = Client(
             serverURL: serverURL, transport: transport,

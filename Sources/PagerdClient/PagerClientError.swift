@@ -35,6 +35,12 @@ public enum PagerClientError: Error, Sendable, Hashable, CustomStringConvertible
         if case .problem(let problem) = self { problem.field } else { nil }
     }
 
+    /// The seconds a refusal asked to wait before trying again (its `Retry-After`; pagerd's
+    /// 503s send one).
+    public var retryAfter: Int? {
+        if case .problem(let problem) = self { problem.retryAfter } else { nil }
+    }
+
     /// One line for people.
     public var description: String {
         switch self {
@@ -75,14 +81,21 @@ public struct PagerProblem: Sendable, Hashable, Decodable {
     public var detail: String
     /// The version the session is at, from the `ETag` of a `412 version_mismatch`.
     public var currentVersion: Int?
+    /// The seconds to wait before trying again, from the answer's `Retry-After` (in seconds; a
+    /// date there is not read).
+    public var retryAfter: Int?
 
     /// Creates a problem.
-    public init(status: Int, code: String, field: String? = nil, detail: String, currentVersion: Int? = nil) {
+    public init(
+        status: Int, code: String, field: String? = nil, detail: String, currentVersion: Int? = nil,
+        retryAfter: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.field = field
         self.detail = detail
         self.currentVersion = currentVersion
+        self.retryAfter = retryAfter
     }
 
     /// The code as the contract's enumeration; nil for a code newer than this client.
@@ -101,5 +114,6 @@ public struct PagerProblem: Sendable, Hashable, Decodable {
         field = try container.decodeIfPresent(String.self, forKey: .field)
         detail = try container.decodeIfPresent(String.self, forKey: .detail) ?? ""
         currentVersion = nil
+        retryAfter = nil
     }
 }

@@ -84,6 +84,9 @@ public struct PagerEvents: AsyncSequence, Sendable {
         var connection: Events.AsyncIterator?
         /// Connections that failed or ended without an event, in a row (for the backoff).
         var failures = 0
+        /// Whether a connection refused 401 was answered with a new token (`refreshToken`) since
+        /// a connection last opened: a second refusal ends the sequence.
+        var renewed = false
         var finished = false
 
         init(client: PagerClient, sessionID: String, lastVersion: Int?) {
@@ -99,13 +102,20 @@ public struct PagerEvents: AsyncSequence, Sendable {
                 if connection == nil {
                     do {
                         connection = try await connect()
+                        renewed = false
                     } catch {
                         if case .cancelled = error { return finish() }
+                        if error.status == 401, client.refreshToken != nil, !renewed {
+                            // The token expired while the stream was down: once, a new one.
+                            renewed = true
+                            guard try await renewToken() else { return finish() }
+                            continue
+                        }
                         if Self.isFinal(error) {
                             finished = true
                             throw error
                         }
-                        guard await waitBeforeRetry() else { return finish() }
+                        guard await waitBeforeRetry(atLeast: error.retryAfter) else { return finish() }
                         continue
                     }
                 }
@@ -128,7 +138,10 @@ public struct PagerEvents: AsyncSequence, Sendable {
                 }
                 failures = 0  // something came on this connection: the next wait starts short again
                 if received.event == EventKind.expired.rawValue {
-                    connection = nil  // the stream's token expired: connect again with the token now set
+                    // The stream's token expired: connect again with a new one from refreshToken,
+                    // or else with the token set by then.
+                    connection = nil
+                    if client.refreshToken != nil { guard try await renewToken() else { return finish() } }
                     continue
                 }
                 guard let event = try decode(received) else { continue }
@@ -178,9 +191,29 @@ public struct PagerEvents: AsyncSequence, Sendable {
             }
         }
 
-        /// Waits before the next connection; false when the task was cancelled meanwhile.
-        private mutating func waitBeforeRetry() async -> Bool {
-            let delay = Self.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
+        /// Asks `refreshToken` for a new token and makes it the client's; false when the task was
+        /// cancelled meanwhile. Throws `.problem` (401, `unauthorized`) when no token comes.
+        private mutating func renewToken() async throws(PagerClientError) -> Bool {
+            guard let refresh = client.refreshToken else { return true }
+            do {
+                client.setToken(try await refresh())
+                return !Task.isCancelled
+            } catch {
+                if Task.isCancelled { return false }
+                finished = true
+                throw .problem(
+                    PagerProblem(
+                        status: 401, code: ProblemCode.unauthorized.rawValue,
+                        detail: "The event stream's token expired and refreshToken gave no new one: \(error)"))
+            }
+        }
+
+        /// Waits before the next connection, at least `retryAfter` seconds (a refusal's
+        /// `Retry-After`, taken up to a minute) when given; false when the task was cancelled
+        /// meanwhile.
+        private mutating func waitBeforeRetry(atLeast retryAfter: Int? = nil) async -> Bool {
+            let backoff = Self.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
+            let delay = Swift.max(backoff, .seconds(Swift.min(retryAfter ?? 0, 60)))
             failures += 1
             do {
                 try await Task.sleep(for: delay)

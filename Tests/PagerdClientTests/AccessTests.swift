@@ -110,4 +110,94 @@ import Testing
         _ = try await admin.next()
         #expect(try await renewedEvents.value == ["1 state", "2 pageChanged", "3 pageChanged", "4 pageChanged"])
     }
+
+    struct NoToken: Error {}
+
+    /// A refreshToken that counts its calls and answers `token`, or fails when `token` is nil.
+    actor Refresher {
+        let token: String?
+        private(set) var calls = 0
+        init(token: String?) { self.token = token }
+        func refresh() throws -> String {
+            calls += 1
+            guard let token else { throw NoToken() }
+            return token
+        }
+    }
+
+    static func verifier() async throws -> AccessVerifier {
+        AccessVerifier(
+            keys: try await AccessKeys.make(try AccessKeyDefinition.parse(text: Self.keys)), audience: "pagerd",
+            maxLifetime: 86_400)
+    }
+
+    /// A token already refused (more than 30 s past its `exp`) when the stream connects: the 401
+    /// asks refreshToken once, and the stream opens with its token; a refreshToken that fails ends
+    /// the sequence with 401.
+    @Test func aStreamRefused401AsksRefreshTokenOnce() async throws {
+        let server = try await Self.server()
+        let admin = server.client(token: Self.authToken)
+        let state = try await admin.createSession(template: "mall")
+        let fresh = try await admin.mintToken(scope: .watch)
+        let now = Int(Date().timeIntervalSince1970)
+        let refused = try #require(
+            try await Self.verifier().mint(.watch, for: state.id, issuedAt: now - 100, expiresAt: now - 40))
+
+        let renewing = Refresher(token: fresh.token)
+        let follower = PagerClient(
+            baseURL: server.url, token: fresh.token, refreshToken: { try await renewing.refresh() })
+        try await follower.open(sessionID: state.id)
+        follower.setToken(refused)
+        var kinds: [String] = []
+        for try await event in try await follower.events() {
+            kinds.append("\(event.state.version) \(event.kind.rawValue)")
+            break
+        }
+        #expect(kinds == ["1 state"])
+        #expect(await renewing.calls == 1)
+
+        let failing = Refresher(token: nil)
+        let stale = PagerClient(baseURL: server.url, token: fresh.token, refreshToken: { try await failing.refresh() })
+        try await stale.open(sessionID: state.id)
+        stale.setToken(refused)
+        let ended = await refusal { for try await _ in try await stale.events() {} }
+        #expect(ended?.status == 401 && ended?.code == "unauthorized")
+        #expect(ended.map { "\($0)".contains("refreshToken") } == true)
+        #expect(await failing.calls == 1)
+    }
+
+    /// A token accepted for five more seconds: the stream ends with `expired`, refreshToken answers
+    /// a new token, and the stream carries on from the version reached, nothing missed.
+    @Test func anExpiredStreamResumesWithRefreshTokensToken() async throws {
+        let server = try await Self.server()
+        let admin = server.client(token: Self.authToken)
+        let state = try await admin.createSession(template: "mall")
+        let fresh = try await admin.mintToken(scope: .watch)
+        let now = Int(Date().timeIntervalSince1970)
+        let expiring = try #require(
+            try await Self.verifier().mint(.watch, for: state.id, issuedAt: now - 100, expiresAt: now - 25))
+
+        let renewing = Refresher(token: fresh.token)
+        let follower = PagerClient(baseURL: server.url, token: expiring, refreshToken: { try await renewing.refresh() })
+        try await follower.open(sessionID: state.id)
+        let following = Task {
+            var seen: [String] = []
+            for try await event in try await follower.events() {
+                seen.append("\(event.state.version) \(event.kind.rawValue)")
+                if event.state.version == 4 { break }
+            }
+            return seen
+        }
+        await waitUntil("the stream is open") { (try? await server.metric("pagerd_event_subscribers")) == 1 }
+        _ = try await admin.next()
+        // The stream expires within five seconds; the follower asks for a token and connects again.
+        await waitUntil("the token was renewed") { await renewing.calls == 1 }
+        await waitUntil("the follower is connected again") {
+            (try? await server.metric("pagerd_event_subscribers")) == 1
+        }
+        _ = try await admin.next()
+        _ = try await admin.next()
+        #expect(try await following.value == ["1 state", "2 pageChanged", "3 pageChanged", "4 pageChanged"])
+        #expect(await renewing.calls == 1)
+    }
 }

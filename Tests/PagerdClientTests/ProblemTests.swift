@@ -129,6 +129,7 @@ private struct MangledTransport: ClientTransport {
         var contentType: String?
         var body: String
         var eTag: String? = nil
+        var retryAfter: String? = nil
     }
 
     final class Count: @unchecked Sendable {
@@ -153,6 +154,7 @@ private struct MangledTransport: ClientTransport {
         var response = HTTPResponse(status: .init(code: answer.status))
         if let contentType = answer.contentType { response.headerFields[.contentType] = contentType }
         if let eTag = answer.eTag { response.headerFields[.eTag] = eTag }
+        if let retryAfter = answer.retryAfter { response.headerFields[.retryAfter] = retryAfter }
         return (response, answer.body.isEmpty ? nil : HTTPBody(answer.body))
     }
 }
@@ -213,5 +215,34 @@ private struct MangledTransport: ClientTransport {
         // Waits of 0.25, 0.5 and 1 s (less up to half at random) fit at most five connections in
         // 2 s; a wait that stayed at 0.25 s would make eight or more.
         #expect((1...5).contains(transport.made.value), "\(transport.made.value) connections")
+    }
+
+    @Test func aStreamRefusedWithRetryAfterWaitsWhatItNames() async throws {
+        let server = try await Server()
+        let full = #"{"type": "about:blank", "title": "x", "status": 503, "code": "at_capacity", "detail": "full"}"#
+        let transport = MangledTransport(answers: [
+            "streamEvents": .init(status: 503, contentType: "application/problem+json", body: full, retryAfter: "2"),
+            "next": .init(status: 503, contentType: "application/problem+json", body: full, retryAfter: " 7 "),
+            "previous": .init(
+                status: 503, contentType: "application/problem+json", body: full,
+                retryAfter: "Fri, 27 Nov 2026 16:00:00 GMT"),
+        ])
+        let client = PagerClient(baseURL: server.url, transport: transport)
+        _ = try await client.createSession(template: "media")
+        let refused = await refusal { try await client.next() }
+        #expect(refused?.status == 503 && refused?.code == "at_capacity" && refused?.retryAfter == 7)
+        let dated = await refusal { try await client.previous() }
+        #expect(dated?.status == 503 && dated?.retryAfter == nil)  // a date is not read
+
+        let before = transport.made.value
+        let following = Task {
+            for try await _ in try await client.events() {}
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        following.cancel()
+        // The backoff alone (0.25 s, 0.5 s, … less up to half) would have connected three times
+        // or more by now; Retry-After: 2 leaves the first connection alone.
+        #expect(transport.made.value - before == 1)
+        _ = try await following.value
     }
 }
