@@ -909,6 +909,7 @@ function pause(ms, signal) {
       signal.removeEventListener("abort", done);
       resolve();
     };
+    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done);
   });
