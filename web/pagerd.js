@@ -901,17 +901,26 @@ function retryAfterSeconds(value) {
   return value !== null && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : undefined;
 }
 
-/** Resolves after `ms` milliseconds, or at once when `signal` aborts. */
-function pause(ms, signal) {
+/**
+ * Resolves after `ms` milliseconds (never, for null), once `settles` settles, or at once when
+ * `signal` aborts, whichever comes first.
+ * @param {number | null} ms
+ * @param {AbortSignal} signal
+ * @param {Promise<unknown>} [settles]
+ * @returns {Promise<void>}
+ */
+function pause(ms, signal, settles) {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    let timer;
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
       resolve();
     };
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    if (ms !== null) timer = setTimeout(done, ms);
     signal.addEventListener("abort", done);
+    settles?.then(done, done);
   });
 }
 
@@ -924,9 +933,10 @@ export class PagerdClient {
    * @param {string} [options.token] The bearer token, when the server requires one: its
    *   authToken, or an access token.
    * @param {() => Promise<string>} [options.refreshToken] Called when an event stream's access
-   *   token expired (an `expired` event, or a reconnection refused 401, once until the stream
-   *   opens again): answers a new token, and the stream resumes where it stopped. Without it the
-   *   stream stops ("stopped", code token_expired, or the 401).
+   *   token expired (an `expired` event, or a reconnection refused 401), once until the stream
+   *   opens again: answers a new token, and the stream resumes where it stopped. Without it, or
+   *   when the new token is refused too, the stream stops ("stopped", code token_expired, or the
+   *   401).
    * @param {typeof fetch} [options.fetch] The fetch to use (the global one by default).
    */
   constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction } = {}) {
@@ -1442,14 +1452,16 @@ export class Session extends EventTarget {
   }
 
   async #readStream(controller) {
-    // The wait before the next connection: 250 ms doubling to 5 s, or longer where a refusal's
-    // Retry-After asks for it (503 at_capacity: 5 s), up to a minute.
+    // The wait before the next connection: 250 ms doubling to 5 s, less up to half at random (so
+    // that clients a restart dropped together do not return together); where a refusal's
+    // Retry-After asks for longer (503 at_capacity: 5 s), that plus up to a quarter; a minute at most.
     let delay = 250;
-    // Whether a 401 has been answered with a new token (refreshToken) since the stream last opened.
+    // Whether refreshToken has answered since the stream last opened: a 401 then stops it.
     let renewed = false;
     while (this.stream === controller && !controller.signal.aborted) {
       let response;
-      let wait = delay;
+      const jitter = Math.random();
+      let wait = delay * (1 - jitter / 2);
       try {
         response = await this.client.fetch(`${this.client.baseURL}${this.path("/events")}`, {
           headers: this.client.headers({ Accept: "text/event-stream", "Last-Event-ID": String(this.state.version) }),
@@ -1482,15 +1494,19 @@ export class Session extends EventTarget {
       } catch (error) {
         if (controller.signal.aborted) return;
         const failure = fetchFailure(error, controller.signal);
-        if (failure.retryAfter !== undefined) wait = Math.max(delay, Math.min(failure.retryAfter, 60) * 1000);
+        if (failure.retryAfter !== undefined) {
+          wait = Math.min(60_000, Math.max(wait, Math.min(failure.retryAfter, 60) * 1000 * (1 + jitter / 4)));
+        }
         this.dispatchEvent(new SessionEvent("error", { error: failure }));
       }
       if (this.stream !== controller) return;
-      if (this.#refreshing) {
+      const refreshing = this.#refreshing;
+      if (refreshing?.controller === controller) {
         // The stream ended after `expired`, or was refused for a token that expired meanwhile:
-        // reopen at once with the new token.
-        await this.#refreshing;
-        this.#refreshing = null;
+        // reopen at once with the new token (a refusal of it then stops the stream).
+        renewed = true;
+        await pause(null, controller.signal, refreshing.done);
+        if (this.#refreshing === refreshing) this.#refreshing = null;
         continue;
       }
       await pause(wait, controller.signal);
@@ -1537,13 +1553,15 @@ export class Session extends EventTarget {
 
   /**
    * Asks refreshToken for a new token, which the client then holds; the stream stops
-   * (token_expired) when none comes. The stream's loop awaits `#refreshing`, then opens again.
+   * (token_expired) when none comes. The loop of `controller`'s stream awaits `#refreshing` (or
+   * the stream's end), then opens again.
    */
   #renew(controller) {
-    this.#refreshing = this.client.refreshToken().then(
+    const done = this.client.refreshToken().then(
       (token) => { this.client.token = token; },
       (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
     );
+    this.#refreshing = { controller, done };
   }
 
   /** Applies one event; answers true when nothing more will come. */

@@ -30,7 +30,8 @@ extension PagerClient {
     ///   shutting down) is followed by a new connection with `Last-Event-ID` naming the last
     ///   version seen, so no change is missed; the attempts wait 0.25 s, doubling to 15 s, less
     ///   up to half at random, and start again from 0.25 s once a connection brings something
-    ///   (a connection that ends at once counts as a failure).
+    ///   (a connection that ends at once counts as a failure). A problem's `Retry-After` is a
+    ///   floor for the wait (plus up to a quarter at random), up to a minute.
     /// - A refusal that waiting will not change (any status from 400 to 499 but 408 and 429:
     ///   401, 403, 404, 410…) ends the sequence with that ``PagerClientError``, and so does a
     ///   stream sending what is not an event of the contract. A `deleted` event is the last: the
@@ -38,10 +39,13 @@ extension PagerClient {
     /// - Cancelling the task that iterates ends the sequence (and its connection) at once; so
     ///   does dropping the iterator.
     /// - A stream opened with an access token ends with `expired` when the token does: the
-    ///   sequence connects again at once with the token set then (``PagerClient/setToken(_:)``),
-    ///   from the last version seen, without a gap. Replace the token before its `expiresAt`;
-    ///   if the server refuses the one set (`401 unauthorized`), the sequence ends with that
-    ///   error, and `events(after: state.version)` with a new token resumes it.
+    ///   sequence connects again at once, from the last version seen, without a gap, with a token
+    ///   from the client's `refreshToken` when it has one, else with the token set by then
+    ///   (``PagerClient/setToken(_:)``). A new connection refused 401 asks `refreshToken` too,
+    ///   unless it already answered since the last connection opened. If the server refuses the
+    ///   token (`401 unauthorized`) or `refreshToken` throws, the sequence ends with that error,
+    ///   and `events(after: state.version)` with a new token resumes it. A task cancelled while
+    ///   `refreshToken` runs ends the sequence when the closure returns.
     ///
     /// The client's ``state`` follows the events. The stream carries the bearer token in the
     /// `Authorization` header like every request.
@@ -141,7 +145,11 @@ public struct PagerEvents: AsyncSequence, Sendable {
                     // The stream's token expired: connect again with a new one from refreshToken,
                     // or else with the token set by then.
                     connection = nil
-                    if client.refreshToken != nil { guard try await renewToken() else { return finish() } }
+                    if client.refreshToken != nil {
+                        // A refusal of this new token ends the sequence: it is not asked again.
+                        renewed = true
+                        guard try await renewToken() else { return finish() }
+                    }
                     continue
                 }
                 guard let event = try decode(received) else { continue }
@@ -212,8 +220,7 @@ public struct PagerEvents: AsyncSequence, Sendable {
         /// `Retry-After`, taken up to a minute) when given; false when the task was cancelled
         /// meanwhile.
         private mutating func waitBeforeRetry(atLeast retryAfter: Int? = nil) async -> Bool {
-            let backoff = Self.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
-            let delay = Swift.max(backoff, .seconds(Swift.min(retryAfter ?? 0, 60)))
+            let delay = Self.wait(failures: failures, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
             failures += 1
             do {
                 try await Task.sleep(for: delay)
@@ -223,12 +230,14 @@ public struct PagerEvents: AsyncSequence, Sendable {
             }
         }
 
-        /// The wait before connection attempt `failures + 1`: 0.25 s doubling up to 15 s, scaled
-        /// by `jitter` (0.5 to 1) so that clients a restart dropped together do not return
-        /// together.
-        static func backoff(failures: Int, jitter: Double) -> Duration {
-            let base = Swift.min(15, 0.25 * Double(1 << Swift.min(failures, 6)))
-            return .milliseconds(Int((base * jitter * 1000).rounded()))
+        /// The wait before connection attempt `failures + 1`, `jitter` being drawn from 0 to 1 so
+        /// that clients a restart dropped together do not return together: 0.25 s doubling up
+        /// to 15 s, less up to half; where a refusal's `Retry-After` asks for longer, that plus
+        /// up to a quarter; never more than a minute.
+        static func wait(failures: Int, retryAfter: Int?, jitter: Double) -> Duration {
+            let backoff = Swift.min(15, 0.25 * Double(1 << Swift.min(failures, 6))) * (1 - jitter / 2)
+            let floor = Double(Swift.min(retryAfter ?? 0, 60)) * (1 + jitter / 4)
+            return .milliseconds(Int((Swift.min(60, Swift.max(backoff, floor)) * 1000).rounded()))
         }
 
         /// Whether a failed connection ends the sequence rather than being tried again.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import PagerdClient
+import TestSupport
 import Testing
 
 /// Answers every request with `status` and an HTML page of `size` bytes, as a proxy in front of
@@ -238,11 +239,12 @@ private struct MangledTransport: ClientTransport {
         let following = Task {
             for try await _ in try await client.events() {}
         }
+        await waitUntil("the stream was refused once") { transport.made.value - before == 1 }
         try await Task.sleep(for: .milliseconds(1500))
-        following.cancel()
-        // The backoff alone (0.25 s, 0.5 s, … less up to half) would have connected three times
-        // or more by now; Retry-After: 2 leaves the first connection alone.
+        // The backoff alone (0.25 s, then 0.5 s, less up to half) would have connected twice
+        // more by now; Retry-After: 2 waits 2 to 2.5 s.
         #expect(transport.made.value - before == 1)
+        following.cancel()
         _ = try await following.value
     }
 }

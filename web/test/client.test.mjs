@@ -244,7 +244,7 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [] };
+  const seen = { flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [], rerefused: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
@@ -306,6 +306,12 @@ describe("against a fake server", () => {
           return stream(`id: 3\r\nevent: pageChanged\r\ndata: ${state(3)}\r\n\r\n`);
         case "/v1/sessions/expiring/events":
           stream(`event: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
+          return response.end();
+        case "/v1/sessions/rerefused/events":
+          // The first token's stream expires; the token refreshToken answers is refused.
+          seen.rerefused.push(request.headers.authorization);
+          if (request.headers.authorization !== "Bearer first") return problem(401, "unauthorized");
+          stream(`id: 1\nevent: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
           return response.end();
         case "/v1/sessions/renewed/events": {
           // The first token's stream expires at version 1; the renewed token's resumes from it.
@@ -445,6 +451,17 @@ describe("against a fake server", () => {
     assert.deepEqual(seen.lastEventIDs, ["1", "1", "2"]);
     // The second connection came after the second the 503 asked for (the backoff alone: 250 ms).
     assert.ok(seen.flakyTimes[1] - seen.flakyTimes[0] >= 990, `${seen.flakyTimes[1] - seen.flakyTimes[0]} ms`);
+  });
+
+  test("with refreshToken, an expired stream whose new token is refused stops with the 401, the token asked for once", async () => {
+    let asked = 0;
+    const client = new PagerdClient({ baseURL: base, token: "first", refreshToken: async () => { asked += 1; return "second"; } });
+    const session = new Session(client, { id: "rerefused", version: 0 });
+    const stopped = next(session, "stopped");
+    session.follow();
+    const { detail } = await stopped;
+    assert.deepEqual([detail.error.status, detail.error.code, asked, session.version], [401, "unauthorized", 1, 1]);
+    assert.deepEqual(seen.rerefused, ["Bearer first", "Bearer second"]);
   });
 
   test("with refreshToken, an expired stream is opened again with the new token from the version reached", async () => {
