@@ -95,13 +95,15 @@ enum LibraryLog {
         return cleaned
     }
 
-    /// The level a message is logged at: debug for what any client can cause at will (leaving, or
-    /// opening connections past a limit), so that it cannot fill the log; notice for the rest.
+    /// The level a message is logged at: debug for what any client can cause at will (leaving,
+    /// opening connections past a limit, or sending a request the library refuses itself: no
+    /// `Host`, a head too large, a malformed line), so that it cannot fill the log; notice for
+    /// the rest.
     static func level(of message: String) -> Logger.Level {
         let routine = [
             "Connection socket is closed", "Failed to send", "Connection reset by peer", "Broken pipe",
             "Socket has been disconnected", "Connection was closed by remote side", "forcibly closed by remote peer",
-            "Server reached connection limit", "request without `Host' header",
+            "Server reached connection limit", "Error processing request (HTTP response code is",
         ]
         return routine.contains { message.contains($0) } ? .debug : .notice
     }

@@ -79,7 +79,8 @@ class Proxied(tuple):
 def proxy(tmp_path_factory):
     """(nginx's port, the pagerd behind it), with `folder` (Proxied)."""
     # The settings deploy/README.md gives for running behind the proxy.
-    pagerd = Pagerd({"PAGERD_PER_IP_CONNECTION_LIMIT": "0", "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512"})
+    pagerd = Pagerd({"PAGERD_PER_IP_CONNECTION_LIMIT": "0", "PAGERD_MAX_SUBSCRIBERS_PER_ADDRESS": "512",
+                     "PAGERD_MAX_SUBSCRIBERS_PER_SESSION": "64"})
     nginx = None
     try:
         folder = tmp_path_factory.mktemp("nginx")
@@ -135,6 +136,25 @@ def test_event_stream_through_the_proxy(proxy):
         assert (event_id, kind, document["index"]) == (2, "pageChanged", 1)
     finally:
         stream.close()
+
+
+def test_a_session_serves_its_watchers_through_the_proxy(proxy):
+    """20 watchers of one session, all from nginx's address to pagerd: more than half of the
+    default 32 places, which is all one address may hold, but within the 64 the settings give."""
+    port, _ = proxy
+    base = f"http://127.0.0.1:{port}"
+    sid = requests.post(base + "/v1/sessions", json={"template": "media"}, timeout=10).json()["id"]
+    streams = []
+    try:
+        for _ in range(20):
+            streams.append(Stream(port, sid, timeout=5))
+            assert streams[-1].status == 200, streams[-1].body[:300]
+            assert streams[-1].next_event()[:2] == (1, "state")
+        assert requests.post(f"{base}/v1/sessions/{sid}/next", timeout=10).status_code == 200
+        assert [stream.next_event()[:2] for stream in streams] == [(2, "pageChanged")] * 20
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def test_slowloris_is_cut_by_client_header_timeout(proxy):
