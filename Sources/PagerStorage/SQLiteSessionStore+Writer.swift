@@ -12,7 +12,7 @@ extension SQLiteSessionStore {
             if dueToSpace || journalRecords >= options.checkpointRecords
                 || journalBytes + freedBytes >= options.checkpointBytes
             {
-                checkpoint(short: dueToSpace)
+                checkpoint()
                 if dueToSpace { measureRoomForWriter() }
             }
         }
@@ -162,11 +162,10 @@ extension SQLiteSessionStore {
     /// Folds the journal into the tables: the journal emptied first (so that the fold reuses its
     /// pages), then one write per part and session changed since the last fold, and the parts of
     /// the sessions deleted since, in one transaction; then freed pages go back to the file
-    /// system (``giveSpaceBack(short:)``; `short`: the store was short of space when the fold
-    /// began, whatever a measure taken meanwhile says). On failure the journal is kept, the failure counted and
+    /// system (``giveSpaceBack()``). On failure the journal is kept, the failure counted and
     /// logged, and the next try waits a pause that doubles with each failure in a row (the first failure also checks the file: damaged, it is never
     /// written again). `evenIfPaused` tries even during that pause (when closing).
-    func checkpoint(evenIfPaused: Bool = false, short: Bool = false) {
+    func checkpoint(evenIfPaused: Bool = false) {
         guard !damaged, !fold.isEmpty || journalRecords > 0 else { return }
         guard evenIfPaused || options.clock() >= nextFoldAttempt else { return }
         do {
@@ -193,7 +192,7 @@ extension SQLiteSessionStore {
             foldFailures = 0
             nextFoldAttempt = -.infinity
         }
-        giveSpaceBack(short: short)
+        giveSpaceBack()
     }
 
     private func foldFailed(_ error: any Error) {
@@ -273,22 +272,20 @@ extension SQLiteSessionStore {
 
     /// Gives the pages the fold freed back to the file system, a step at a time, and empties the
     /// WAL after each step, so neither needs more room than a step: when the store is short of
-    /// space, or was when the fold began (`short`: the fold itself can end the shortage, by
-    /// emptying the WAL, and a reader thread measuring the room then must not keep the deleted
-    /// sessions' pages in the file), always; otherwise once the free pages outnumber half the used ones and hold more
+    /// space, always; otherwise once the free pages outnumber half the used ones and hold more
     /// than ``Options/checkpointBytes`` (so the file stays within 1.5 times what it uses, or that
     /// plus one journal). Below that the pages are kept: the journal takes them again before the
     /// next fold, and giving them back every time would make the file and the WAL shrink and grow
     /// again (each commit's sync then also records the WAL's new size). A failure is logged; the
     /// pages stay free in the file, used again by later writes.
-    private func giveSpaceBack(short: Bool) {
+    private func giveSpaceBack() {
         guard vacuums else { return }
         do {
             var free = try database.integer("PRAGMA freelist_count") ?? 0
             let pages = try database.integer("PRAGMA page_count") ?? 0
             let pageSize = try database.integer("PRAGMA page_size") ?? 4096
             let worthIt = 2 * free > pages - free && free * pageSize > options.checkpointBytes
-            guard free > 0, short || queue.isShortOfSpace || worthIt else { return }
+            guard free > 0, queue.isShortOfSpace || worthIt else { return }
             var steps = free / Self.vacuumStep + 2
             while steps > 0, free > 0 {
                 try database.execute("PRAGMA incremental_vacuum(\(Self.vacuumStep))")
