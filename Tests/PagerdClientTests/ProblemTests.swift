@@ -222,7 +222,7 @@ private struct MangledTransport: ClientTransport {
         let server = try await Server()
         let full = #"{"type": "about:blank", "title": "x", "status": 503, "code": "at_capacity", "detail": "full"}"#
         let transport = MangledTransport(answers: [
-            "streamEvents": .init(status: 503, contentType: "application/problem+json", body: full, retryAfter: "2"),
+            "streamEvents": .init(status: 503, contentType: "application/problem+json", body: full, retryAfter: "3"),
             "next": .init(status: 503, contentType: "application/problem+json", body: full, retryAfter: " 7 "),
             "previous": .init(
                 status: 503, contentType: "application/problem+json", body: full,
@@ -242,7 +242,7 @@ private struct MangledTransport: ClientTransport {
         await waitUntil("the stream was refused once") { transport.made.value - before == 1 }
         try await Task.sleep(for: .milliseconds(1500))
         // The backoff alone (0.25 s, then 0.5 s, less up to half) would have connected twice
-        // more by now; Retry-After: 2 waits 2 to 2.5 s.
+        // more by now; Retry-After: 3 waits 3 to 3.75 s.
         #expect(transport.made.value - before == 1)
         following.cancel()
         _ = try await following.value
