@@ -566,7 +566,8 @@ export interface ClientOptions {
   token?: string;
   /**
    * Answers a new token when an event stream's access token expired (an `expired` event, or a
-   * reconnection refused 401); the stream resumes from the version reached.
+   * reconnection refused 401), once until the stream opens again; the stream resumes from the
+   * version reached. A new token refused too stops the stream.
    */
   refreshToken?: () => Promise<string>;
   /** The fetch to use (the global one by default). */
