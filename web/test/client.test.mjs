@@ -20,6 +20,35 @@ function countingFetch() {
   return { fetcher, calls };
 }
 
+/**
+ * A fetch whose event streams can be held: after `hold()`, what a stream brings waits until
+ * `release()`, so a test decides when an event reaches the session.
+ */
+function holdingFetch() {
+  let held = null;
+  let release = () => {};
+  const fetcher = async (input, init = {}) => {
+    const response = await fetch(input, init);
+    if (!new URL(input).pathname.endsWith("/events") || !response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { value, done } = await reader.read();
+        if (held) await held;
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return {
+    fetcher,
+    hold() { held = new Promise((resolve) => { release = resolve; }); },
+    release() { held = null; release(); },
+  };
+}
+
 /** Waits until `condition()` holds (up to 5 s); answers whether it did. */
 async function until(condition, ms = 5000) {
   const end = Date.now() + ms;
@@ -207,14 +236,20 @@ describe("against pagerd", () => {
   });
 
   test("a DELETE refused (412) carries the current state and leaves the stream followed", async () => {
-    const mine = await client.create({ template: "media" });
+    // The stream is held while another client moves the session, so the DELETE is sent with the
+    // version before the move (else the move's event could arrive first, and the DELETE succeed).
+    const holding = holdingFetch();
+    const mine = await new PagerdClient({ baseURL: PAGERD, fetch: holding.fetcher }).create({ template: "media" });
     const opened = next(mine, "open");
     mine.follow();
     await opened;
+    holding.hold();
     const other = await client.open(mine.id);
     await other.next();
     const error = await mine.delete().catch((e) => e);
+    assert.ok(error instanceof PagerdError, `the DELETE with version 1 was taken: ${error}`);
     assert.deepEqual([error.status, error.code, error.state?.version, mine.following], [412, "version_mismatch", 2, true]);
+    holding.release();
     await mine.delete();
     assert.equal(mine.following, false);
     assert.equal((await client.open(mine.id).catch((e) => e)).code, "session_not_found");
