@@ -368,6 +368,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
     /// changes; answers the room (nil when it cannot be measured, which is not a shortage).
     @discardableResult
     func measureRoom() -> Int? {
+        let begun = options.clock()
         let room = options.room(options.path)
         let reserve = options.reserveBytes
         let short = room.map { $0 < reserve } ?? false
@@ -375,7 +376,7 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
             short
             ? "\(options.path): \(room ?? 0) bytes of disk are left, less than the \(reserve) pagerd keeps free; only deletions are taken until there is room"
             : nil
-        if queue.setShortage(reason, at: options.clock()) {
+        if queue.setShortage(reason, at: begun) {
             if let reason {
                 options.warn(reason)
             } else {

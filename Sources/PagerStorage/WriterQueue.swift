@@ -124,10 +124,13 @@ final class WriterQueue<Work>: Sendable {
 
     // MARK: - Space and damage
 
-    /// Records a measure of the room left, taken at `now`: `reason` while short, nil when not.
-    /// Answers whether that changes what is taken (so that the change is logged once).
+    /// Records a measure of the room left, begun at `now`: `reason` while short, nil when not.
+    /// A measure begun before the last one recorded or claimed (``roomMeasureDue(at:whileShort:otherwise:)``)
+    /// is dropped: the writer and a reader can measure at once, and the older result must not
+    /// land last. Answers whether that changes what is taken (so that the change is logged once).
     func setShortage(_ reason: String?, at now: Double) -> Bool {
         state.withLock { state in
+            guard now >= state.roomMeasured else { return false }
             state.roomMeasured = now
             defer { state.shortage = reason }
             return (state.shortage == nil) != (reason == nil)

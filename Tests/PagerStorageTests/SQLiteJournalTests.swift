@@ -383,18 +383,28 @@ struct SQLiteJournalTests {
     }
 
     @Test("a readiness poll sees a disk another process filled, measuring at most once a second")
-    func readinessMeasuresTheRoom() throws {
+    func readinessMeasuresTheRoom() async throws {
         let path = try Self.folder() + "/sessions.db"
         let time = Dial(0.0)
         let room = Dial<Int?>(1 << 30)
-        let options = SQLiteSessionStore.Options(path: path, clock: { time.current }, room: { _ in room.current })
+        let measures = Dial(0)
+        let options = SQLiteSessionStore.Options(
+            path: path, clock: { time.current },
+            room: { _ in
+                measures.change { $0 += 1 }
+                return room.current
+            })
         let store = try SQLiteSessionStore(options: options)
         #expect(store.isAcceptingChanges)
         room.set(options.reserveBytes - 1)  // filled by someone else; pagerd writes nothing
         time.set(0.5)
         #expect(store.isAcceptingChanges)  // measured at the start, half a second ago
         time.set(1)
+        let before = measures.current
         #expect(!store.isAcceptingChanges)
+        // Short, the poll asked the writer for a fold, after which the writer measures too: that
+        // measure is waited for, so that it cannot land after the room changes below.
+        await waitUntil("the writer measured after its fold") { measures.current == before + 2 }
         room.set(1 << 30)
         time.set(1.05)
         #expect(!store.isAcceptingChanges)  // short: measured again every 0.1 s
