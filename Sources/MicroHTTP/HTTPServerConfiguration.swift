@@ -10,7 +10,7 @@ public enum HTTPThreading: String, Sendable, CaseIterable {
 
 /// Everything the HTTP server needs to start.
 public struct HTTPServerConfiguration: Sendable, Equatable {
-    /// The address to bind: an IPv4 or IPv6 literal, or `localhost`.
+    /// The address to bind: an IPv4 or IPv6 literal, or `localhost` (see ``isListenable(host:)``).
     public var host: String
     /// The port to bind; 0 picks a free one (read it from `HTTPServer.port`).
     public var port: Int
@@ -70,5 +70,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.answerBudgetBytes = answerBudgetBytes
         self.alwaysServedPaths = alwaysServedPaths
+    }
+}
+
+extension HTTPServerConfiguration {
+    /// Whether `host` is an address the server can bind: an IPv4 or IPv6 literal (an IPv6 one
+    /// may be bracketed), or `localhost`. A name is not looked up.
+    public static func isListenable(host: String) -> Bool {
+        SocketAddress(host: host, port: 0) != nil
     }
 }

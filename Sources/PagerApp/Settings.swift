@@ -12,6 +12,8 @@ struct Setting: Sendable {
         case integer(ClosedRange<Int>)
         case boolean
         case text(allowEmpty: Bool)
+        /// An address to listen on, checked as it is read so that a bad one names its source.
+        case host
         case list
         case choice([String])
         /// A JSON value: as it is in the file, as JSON text elsewhere.
@@ -99,6 +101,11 @@ struct Setting: Sendable {
         case .text(let allowEmpty):
             guard allowEmpty || !value.isEmpty else { throw fail(source, "must not be empty") }
             return .text(value)
+        case .host:
+            guard HTTPServerConfiguration.isListenable(host: value) else {
+                throw fail(source, "'\(raw)' is not an IPv4 or IPv6 address or 'localhost'")
+            }
+            return .text(value)
         case .list:
             let items = value.split(separator: ",").map { String($0).trimmed(" \t") }.filter { !$0.isEmpty }
             return .list(items)
@@ -123,7 +130,8 @@ struct Setting: Sendable {
             guard let number = json.intValue else { throw fail(source, "\(json.numberValue ?? 0) is not an integer") }
             return try parse(text: String(number), source: source)
         case (.boolean, .bool(let flag)): return .boolean(flag)
-        case (.text, .string(let text)), (.choice, .string(let text)): return try parse(text: text, source: source)
+        case (.text, .string(let text)), (.host, .string(let text)), (.choice, .string(let text)):
+            return try parse(text: text, source: source)
         case (.text(allowEmpty: true), .null): return .text("")
         case (.list, .array(let items)):
             var strings: [String] = []
@@ -143,7 +151,7 @@ struct Setting: Sendable {
         switch kind {
         case .integer: "an integer"
         case .boolean: "a boolean"
-        case .text, .choice: "a string"
+        case .text, .host, .choice: "a string"
         case .list: "an array of strings"
         case .json: "JSON"
         }
@@ -188,6 +196,18 @@ extension Setting {
     ) -> Setting {
         Setting(
             key: key, kind: .text(allowEmpty: false), help: help,
+            apply: { configuration, value in
+                if case .text(let text) = value { configuration[keyPath: path] = text }
+            },
+            render: { $0[keyPath: path] })
+    }
+
+    /// The address to listen on.
+    static func host(
+        _ key: String, _ path: any WritableKeyPath<Configuration, String> & Sendable, _ help: String
+    ) -> Setting {
+        Setting(
+            key: key, kind: .host, help: help,
             apply: { configuration, value in
                 if case .text(let text) = value { configuration[keyPath: path] = text }
             },
@@ -247,7 +267,7 @@ extension Setting {
 
     /// Every setting, in the order the README and `--help` list them.
     static let all: [Setting] = [
-        .text("host", \.server.host, "Address to listen on: an IPv4 or IPv6 literal, or localhost."),
+        .host("host", \.server.host, "Address to listen on: an IPv4 or IPv6 literal, or localhost."),
         .integer("port", \.server.port, 0...65535, "Port to listen on; 0 picks a free one."),
         .choice("threading", \.server.threading, "libmicrohttpd's event loop; both run threadPoolSize threads."),
         .integer(

@@ -65,6 +65,20 @@ struct ConfigurationTests {
         #expect(withFlags.server.host == "0.0.0.0")
     }
 
+    @Test("host takes IPv4 and IPv6 literals, bracketed or not, and localhost")
+    func hosts() throws {
+        for host in ["127.0.0.1", "0.0.0.0", "::", "::1", "[::1]", "localhost"] {
+            #expect(try ConfigurationLoader(environment: ["PAGERD_HOST": host]).load().server.host == host)
+        }
+        let path = try writeFile(#"{"host": "example.com"}"#)
+        #expect(
+            throws: ConfigurationError(
+                setting: "host", source: path, reason: "'example.com' is not an IPv4 or IPv6 address or 'localhost'")
+        ) {
+            try ConfigurationLoader(environment: ["PAGERD_CONFIG": path]).load()
+        }
+    }
+
     @Test("--config takes precedence over PAGERD_CONFIG")
     func configFlag() throws {
         let a = try writeFile(#"{"port": 1111}"#)
@@ -78,6 +92,8 @@ struct ConfigurationTests {
         arguments: [
             (["PAGERD_PORT": "70000"], "port", "PAGERD_PORT"),
             (["PAGERD_PORT": "http"], "port", "PAGERD_PORT"),
+            (["PAGERD_HOST": "pager.internal"], "host", "PAGERD_HOST"),
+            (["PAGERD_HOST": "999.1.1.1"], "host", "PAGERD_HOST"),
             (["PAGERD_STRICT_FOR_CLIENT": "maybe"], "strictForClient", "PAGERD_STRICT_FOR_CLIENT"),
             (["PAGERD_THREADING": "epoll"], "threading", "PAGERD_THREADING"),
             (["PAGERD_MAX_PAGES": "0"], "maxPages", "PAGERD_MAX_PAGES"),

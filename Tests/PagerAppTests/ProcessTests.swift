@@ -38,6 +38,7 @@ struct ProcessTests {
             (["--port", "-1"], [String: String](), "port"),
             (["--port", "0"], ["PAGERD_MAX_SESSIONS": "lots"], "maxSessions"),
             (["--no-such-flag"], [String: String](), "no-such-flag"),
+            (["--port", "0"], ["PAGERD_HOST": "pager.internal"], "host (from PAGERD_HOST)"),
         ])
     func badSettingExits2(arguments: [String], environment: [String: String], named: String) async throws {
         let process = try PagerdProcess.launch(arguments: arguments, environment: environment)
