@@ -78,10 +78,20 @@ extension Request {
         try JSONReader.reading(try jsonObjectOrEmpty(), allowing: allowed)
     }
 
-    /// The `If-Match` precondition, if the header was sent.
+    /// The precondition of a change, if either header was sent: `If-Match` (compared strongly)
+    /// must name the current version, and `If-None-Match` (compared weakly; `*` names every
+    /// version) must not (RFC 9110 §13.2.2); otherwise the change answers 412.
     var versionPrecondition: VersionPrecondition? {
-        guard let header = headers.value(of: .ifMatch) else { return nil }
-        return ETag.precondition(from: header, weak: false)
+        guard let noneMatch = headers.value(of: .ifNoneMatch).map({ ETag.precondition(from: $0, weak: true) }) else {
+            return requiredVersion
+        }
+        return (requiredVersion ?? .any).excluding(noneMatch)
+    }
+
+    /// The `If-Match` precondition, if the header was sent: of a read as well, which answers 412
+    /// when it does not name the current version.
+    var requiredVersion: VersionPrecondition? {
+        headers.value(of: .ifMatch).map { ETag.precondition(from: $0, weak: false) }
     }
 }
 

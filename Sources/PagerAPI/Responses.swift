@@ -6,7 +6,8 @@ import PagerSessions
 /// The answer to a route that runs `operation` on session `id`'s shard and answers with
 /// `respond`: now, on the server thread, when the shard holds the session (without a shared
 /// store, a session the shard does not hold does not exist); later, after loading the session
-/// from a shared store, when another instance made it or this one let its copy go.
+/// from a shared store, when another instance made it or this one let its copy go, or when the
+/// copy held fails the request's `If-Match` (another instance's change may not have reached it).
 func answer<T: Sendable>(
     session id: SessionID, in engines: PagerEngines,
     _ operation: @escaping @Sendable (isolated PagerEngine) throws(EngineError) -> T,
@@ -14,7 +15,7 @@ func answer<T: Sendable>(
 ) throws(APIError) -> RouteAnswer {
     do {
         return .now(respond(try engines.shard(for: id).withLock(operation)))
-    } catch .sessionNotFound where engines.store?.isShared == true {
+    } catch let error where engines.store?.isShared == true && error.mayBeStale {
         return .later { () throws(APIError) -> Response in
             do throws(EngineError) { return respond(try await loadingFirst(id, in: engines, operation)) } catch {
                 throw APIError(engineError: error)
@@ -22,6 +23,17 @@ func answer<T: Sendable>(
         }
     } catch {
         throw APIError(engineError: error)
+    }
+}
+
+extension EngineError {
+    /// Whether a shared store's newer copy of the session may answer otherwise: one this
+    /// instance does not hold, or a version the client knows and the copy held does not.
+    fileprivate var mayBeStale: Bool {
+        switch self {
+        case .sessionNotFound, .versionMismatch: true
+        default: false
+        }
     }
 }
 

@@ -29,8 +29,11 @@ struct SessionRoutes {
         }
         router.add(.get, "/v1/sessions/{id}") { context throws(APIError) in
             let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            let required = context.request.requiredVersion
             return try answer(session: id, in: engines) { engine throws(EngineError) in
-                try engine.read(id, unlessVersionIn: unchanged)
+                let read = try engine.read(id, unlessVersionIn: unchanged)
+                if let required, !required.accepts(read.version) { throw .versionMismatch(current: read.version) }
+                return read
             } then: { read in
                 stateOrNotModified(read)
             }
@@ -208,8 +211,13 @@ struct SessionRoutes {
         let engines = self.engines
         router.add(.get, pattern) { context throws(APIError) in
             let id = try context.sessionID(), unchanged = Self.notModifiedVersions(context)
+            let required = context.request.requiredVersion
             return try answer(session: id, in: engines) { engine throws(EngineError) in
-                try engine.snapshot(of: id)
+                let snapshot = try engine.snapshot(of: id)
+                if let required, !required.accepts(snapshot.version) {
+                    throw .versionMismatch(current: snapshot.version)
+                }
+                return snapshot
             } then: { snapshot in
                 if let unchanged, unchanged.accepts(snapshot.version) {
                     return Response(status: 304, headers: [.eTag: ETag.header(for: snapshot.version)])

@@ -53,15 +53,24 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(setting: "authToken", source: path, reason: "the file cannot be read")
             }
             let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            configuration.authToken = token.isEmpty ? nil : token
+            // A file named for a secret and holding none is a mistake, never a way to turn the
+            // check off (which would fail open).
+            guard !token.isEmpty else {
+                throw ConfigurationError(setting: "authToken", source: path, reason: "the file holds no token")
+            }
+            configuration.authToken = token
         }
         var keysSource = environment[Setting.accessKeysVariable] != nil ? Setting.accessKeysVariable : path
         if let path = environment["PAGERD_ACCESS_KEYS_FILE"], !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError(setting: "accessKeys", source: path, reason: "the file cannot be read")
             }
+            let text = String(decoding: data, as: UTF8.self)
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ConfigurationError(setting: "accessKeys", source: path, reason: "the file holds no keys")
+            }
             let setting = Setting.named("accessKeys")!
-            setting.apply(&configuration, try setting.parse(text: String(decoding: data, as: UTF8.self), source: path))
+            setting.apply(&configuration, try setting.parse(text: text, source: path))
             keysSource = path
         }
         if let keys = configuration.accessKeys {

@@ -104,6 +104,8 @@ enum LibraryLog {
             "Connection socket is closed", "Failed to send", "Connection reset by peer", "Broken pipe",
             "Socket has been disconnected", "Connection was closed by remote side", "forcibly closed by remote peer",
             "Server reached connection limit", "Error processing request (HTTP response code is",
+            "request without `Host' header", "value of 'Content-Length' header", "parse `Content-Length' header",
+            "Not enough memory in pool to allocate header record",
         ]
         return routine.contains { message.contains($0) } ? .debug : .notice
     }

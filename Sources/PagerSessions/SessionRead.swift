@@ -8,4 +8,12 @@ public enum SessionRead: Sendable {
     /// hand the bytes back with ``PagerEngine/keep(_:asReadOf:version:)`` for the reads after
     /// it.
     case state(SessionSnapshot, tabForms: TabForms?)
+
+    /// The version read.
+    public var version: Int {
+        switch self {
+        case .unchanged(let version), .written(let version, _): version
+        case .state(let snapshot, _): snapshot.version
+        }
+    }
 }

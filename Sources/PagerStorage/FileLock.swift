@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -37,6 +39,22 @@ final class FileLock {
                 ? StoreOpenError(.inUse, "another process holds the lock \(path)")
                 : StoreOpenError(.unusable, "cannot lock \(path): \(reason)")
         }
+    }
+
+    /// `path` with every symbolic link resolved, so that two names of one database (a link and
+    /// its target, or a path through a linked folder) lock one file; a file not made yet keeps
+    /// its name in its folder's resolved path. (A second hard link to the file is a name of its
+    /// own, as it is for SQLite's journal files: do not make one.)
+    static func resolved(_ path: String) -> String {
+        if let full = realpath(path, nil) {
+            defer { free(full) }
+            return String(cString: full)
+        }
+        let name = (path as NSString).lastPathComponent
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let full = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
+        defer { free(full) }
+        return (String(cString: full) as NSString).appendingPathComponent(name)
     }
 
     deinit { release() }

@@ -19,7 +19,7 @@ public import PagerSessions
 /// after on the writer thread. No other thread, and no other lock of pagerd's in the process: the
 /// queue's lock also guards the refusals below, which `submit` and ``isAcceptingChanges`` read
 /// (measuring the room again, on the caller's thread, when it is short and the last measure is
-/// old enough). Between processes, a file lock (``FileLock``: `flock` on the path + `.lock`,
+/// old enough). Between processes, a file lock (``FileLock``: `flock` on the resolved path + `.lock`,
 /// held from opening to ``close()``) keeps a second pagerd off the file.
 ///
 /// When a transaction fails (a full or failing disk), the writer fails it and everything queued
@@ -169,15 +169,18 @@ public final class SQLiteSessionStore: SessionStore, @unchecked Sendable {
             }
         }
         // Checked before the lock file is made, so nothing is created beside a foreign file; and
-        // again under the lock, in case another process wrote the file meanwhile.
-        try Self.checkHeader(path)
-        lock = try FileLock(path: path + ".lock")
-        if try Self.checkHeader(path) == .empty {
+        // again under the lock, in case another process wrote the file meanwhile. The lock and
+        // the database are named by the file's resolved path: a second pagerd given a symbolic
+        // link to the file meets the same lock.
+        let file = FileLock.resolved(path)
+        try Self.checkHeader(file)
+        lock = try FileLock(path: file + ".lock")
+        if try Self.checkHeader(file) == .empty {
             options.warn(
                 "\(path) is an empty file (0 bytes): pagerd takes it as a new database and starts with no sessions")
         }
         do {
-            database = try SQLiteDatabase(path: path)
+            database = try SQLiteDatabase(path: file)
             vacuums = try Self.prepareSchema(database, options: options)
             insertRecord = try database.prepare(
                 "INSERT INTO journal(id, kind, version, part, body, position, last_used) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"

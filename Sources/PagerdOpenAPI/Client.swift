@@ -1552,6 +1552,11 @@ public struct Client: APIProtocol {
                 suppressMutabilityWarning(&request)
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
@@ -1712,6 +1717,36 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -1780,6 +1815,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -2193,6 +2233,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2433,6 +2478,11 @@ public struct Client: APIProtocol {
                 suppressMutabilityWarning(&request)
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
@@ -2593,6 +2643,36 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -2659,6 +2739,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -3050,6 +3135,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3439,6 +3529,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -3850,6 +3945,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -4237,6 +4337,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -4650,6 +4755,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5015,6 +5125,11 @@ public struct Client: APIProtocol {
                 suppressMutabilityWarning(&request)
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
                     name: "If-None-Match",
                     value: input.headers.ifNoneMatch
                 )
@@ -5175,6 +5290,36 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -5239,6 +5384,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
                     name: "If-None-Match",
@@ -5401,6 +5551,36 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -5467,6 +5647,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -5880,6 +6065,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -6291,6 +6481,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -6682,6 +6877,11 @@ public struct Client: APIProtocol {
                     name: "If-Match",
                     value: input.headers.ifMatch
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -7039,6 +7239,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -7428,6 +7633,11 @@ public struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "If-Match",
                     value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

@@ -27,11 +27,11 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PageID`.
         public typealias PageID = Swift.String
-        /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+        /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
         ///
         /// - Remark: Generated from `#/components/parameters/IfMatch`.
         public typealias IfMatch = Swift.String
-        /// Answer 304 while the version is one of these.
+        /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
         ///
         /// - Remark: Generated from `#/components/parameters/IfNoneMatch`.
         public typealias IfNoneMatch = Swift.String

@@ -2014,7 +2014,11 @@ public enum Operations {
             public var path: Operations.GetSession.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// Answer 304 while the version is one of these.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/GET/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -2022,12 +2026,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifNoneMatch: Answer 304 while the version is one of these.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSession.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.ifMatch = ifMatch
                     self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
@@ -2185,6 +2192,29 @@ public enum Operations {
                     }
                 }
             }
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/get(getSession)/responses/503`.
@@ -2271,21 +2301,28 @@ public enum Operations {
             public var path: Operations.PatchSession.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/PATCH/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/PATCH/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/PATCH/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchSession.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchSession.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -2497,7 +2534,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/patch(patchSession)/responses/412`.
             ///
@@ -2696,21 +2733,28 @@ public enum Operations {
             public var path: Operations.DeleteSession.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/DELETE/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/DELETE/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSession.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSession.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -2879,7 +2923,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/412`.
             ///
@@ -2982,7 +3026,11 @@ public enum Operations {
             public var path: Operations.GetSettings.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/settings/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// Answer 304 while the version is one of these.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/settings/GET/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/settings/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -2990,12 +3038,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifNoneMatch: Answer 304 while the version is one of these.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSettings.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.ifMatch = ifMatch
                     self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
@@ -3202,6 +3253,29 @@ public enum Operations {
                     }
                 }
             }
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/settings/get(getSettings)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/settings/get(getSettings)/responses/503`.
@@ -3286,21 +3360,28 @@ public enum Operations {
             public var path: Operations.Next.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/next/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/next/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/next/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Next.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Next.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -3512,7 +3593,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/next/post(next)/responses/412`.
             ///
@@ -3688,21 +3769,28 @@ public enum Operations {
             public var path: Operations.Previous.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/previous/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/previous/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/previous/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Previous.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Previous.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -3914,7 +4002,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/previous/post(previous)/responses/412`.
             ///
@@ -4090,21 +4178,28 @@ public enum Operations {
             public var path: Operations.Select.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/select/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/select/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/select/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Select.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Select.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -4316,7 +4411,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select/post(select)/responses/412`.
             ///
@@ -4515,21 +4610,28 @@ public enum Operations {
             public var path: Operations.Scroll.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/scroll/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/scroll/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/scroll/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Scroll.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Scroll.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -4741,7 +4843,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/scroll/post(scroll)/responses/412`.
             ///
@@ -4917,21 +5019,28 @@ public enum Operations {
             public var path: Operations.Transition.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/transition/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/transition/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/transition/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Transition.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Transition.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -5143,7 +5252,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/transition/post(transition)/responses/412`.
             ///
@@ -5344,21 +5453,28 @@ public enum Operations {
             public var path: Operations.AutoAdvance.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/autoAdvance/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/autoAdvance/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/autoAdvance/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AutoAdvance.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AutoAdvance.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -5547,7 +5663,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/autoAdvance/post(autoAdvance)/responses/412`.
             ///
@@ -5725,7 +5841,11 @@ public enum Operations {
             public var path: Operations.Neighbors.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/neighbors/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// Answer 304 while the version is one of these.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/neighbors/GET/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/neighbors/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -5733,12 +5853,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifNoneMatch: Answer 304 while the version is one of these.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Neighbors.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.ifMatch = ifMatch
                     self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
@@ -5945,6 +6068,29 @@ public enum Operations {
                     }
                 }
             }
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/neighbors/get(neighbors)/responses/503`.
@@ -6031,7 +6177,11 @@ public enum Operations {
             public var path: Operations.ListPages.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/GET/header`.
             public struct Headers: Sendable, Hashable {
-                /// Answer 304 while the version is one of these.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/GET/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/GET/header/If-None-Match`.
                 public var ifNoneMatch: Components.Parameters.IfNoneMatch?
@@ -6039,12 +6189,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifNoneMatch: Answer 304 while the version is one of these.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
                     ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListPages.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.ifMatch = ifMatch
                     self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
@@ -6251,6 +6404,29 @@ public enum Operations {
                     }
                 }
             }
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// at_capacity (sessions, or event streams of the server, the session or the client's address), memory_budget_exceeded (all sessions together would hold more than memoryBudgetBytes, or answers not yet read by their clients hold more than answerBudgetBytes; nothing changed), storage_unavailable (the change could not be stored, so it was not made; reads keep working), or shutting_down.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/get(listPages)/responses/503`.
@@ -6335,21 +6511,28 @@ public enum Operations {
             public var path: Operations.InsertPage.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.InsertPage.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.InsertPage.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -6561,7 +6744,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/post(insertPage)/responses/412`.
             ///
@@ -6762,21 +6945,28 @@ public enum Operations {
             public var path: Operations.ReplacePages.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/PUT/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/PUT/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/PUT/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePages.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplacePages.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -6988,7 +7178,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/put(replacePages)/responses/412`.
             ///
@@ -7196,21 +7386,28 @@ public enum Operations {
             public var path: Operations.UpdatePage.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/PATCH/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/PATCH/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/PATCH/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdatePage.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdatePage.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -7399,7 +7596,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/patch(updatePage)/responses/412`.
             ///
@@ -7607,21 +7804,28 @@ public enum Operations {
             public var path: Operations.RemovePage.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/DELETE/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/DELETE/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePage.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePage.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -7801,7 +8005,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/delete(removePage)/responses/412`.
             ///
@@ -7986,21 +8190,28 @@ public enum Operations {
             public var path: Operations.PushScreen.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/POST/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/POST/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PushScreen.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PushScreen.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -8189,7 +8400,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/post(pushScreen)/responses/412`.
             ///
@@ -8414,21 +8625,28 @@ public enum Operations {
             public var query: Operations.PopScreen.Input.Query
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                /// Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/DELETE/header/If-Match`.
                 public var ifMatch: Components.Parameters.IfMatch?
+                /// A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/pages/{pageId}/stack/DELETE/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PopScreen.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - ifMatch: Apply only at this version ("7", a list, or *); otherwise 412 and nothing changes.
+                ///   - ifMatch: Go ahead only at this version ("7", a list, or *; compared strongly); otherwise 412, and a change changes nothing.
+                ///   - ifNoneMatch: A read answers 304 while the version is one of these (compared weakly); a change answers 412, changing nothing, while it is (* names every version).
                 ///   - accept:
                 public init(
                     ifMatch: Components.Parameters.IfMatch? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PopScreen.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifMatch = ifMatch
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -8634,7 +8852,7 @@ public enum Operations {
                     }
                 }
             }
-            /// version_mismatch: If-Match does not name the current version; nothing changed.
+            /// version_mismatch: If-Match does not name the current version, or a change's If-None-Match names it; nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/pages/{pageId}/stack/delete(popScreen)/responses/412`.
             ///

@@ -243,6 +243,48 @@ struct SessionAPITests {
         #expect(deleteStale.status == 412)
     }
 
+    @Test(
+        "If-None-Match on a change and If-Match on a read are preconditions too (RFC 9110 §13.2.2): 412, nothing changed"
+    )
+    func otherConditionalPairs() async throws {
+        let api = try APITester()
+        let id = try await api.create(#"{"template": "mall"}"#)
+        // A change with If-None-Match naming the current version (weakly) or `*` is refused.
+        for tag in ["\"1\"", "W/\"1\"", "\"0\", \"1\"", "*"] {
+            let refused = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-None-Match", tag)])
+            #expect(refused.status == 412 && refused.code == "version_mismatch", "If-None-Match: \(tag)")
+            #expect(refused.headers["ETag"] == "\"1\"")
+        }
+        let patch = await api.send(
+            "PATCH", "/v1/sessions/\(id)", json: #"{"preload": 2}"#, headers: [("If-None-Match", "\"1\"")])
+        #expect(patch.status == 412)
+        #expect(await api.send("GET", "/v1/sessions/\(id)")["version"] == 1)
+        #expect(await api.send("GET", "/v1/sessions/\(id)/settings")["preload"] == 1)
+        // An older version is no match: the change goes ahead.
+        let moved = await api.send("POST", "/v1/sessions/\(id)/next", headers: [("If-None-Match", "\"0\"")])
+        #expect(moved.status == 200 && moved["version"] == 2)
+        // Both headers: If-Match must name the version and If-None-Match must not.
+        let both = await api.send(
+            "POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "\"2\""), ("If-None-Match", "\"2\"")])
+        #expect(both.status == 412)
+        let bothPass = await api.send(
+            "POST", "/v1/sessions/\(id)/next", headers: [("If-Match", "\"2\""), ("If-None-Match", "\"1\"")])
+        #expect(bothPass.status == 200 && bothPass["version"] == 3)
+        // Reads with If-Match: 412 unless it names the current version; If-Match fails first.
+        for path in ["", "/settings", "/pages", "/neighbors"] {
+            let refused = await api.send("GET", "/v1/sessions/\(id)\(path)", headers: [("If-Match", "\"2\"")])
+            #expect(refused.status == 412 && refused.code == "version_mismatch" && refused.headers["ETag"] == "\"3\"")
+            let read = await api.send("GET", "/v1/sessions/\(id)\(path)", headers: [("If-Match", "\"3\"")])
+            #expect(read.status == 200, "GET \(path) with a matching If-Match")
+            let both = await api.send(
+                "GET", "/v1/sessions/\(id)\(path)", headers: [("If-Match", "\"2\""), ("If-None-Match", "\"3\"")])
+            #expect(both.status == 412)
+        }
+        let deleteRefused = await api.send("DELETE", "/v1/sessions/\(id)", headers: [("If-None-Match", "*")])
+        #expect(deleteRefused.status == 412)
+        #expect(await api.send("GET", "/v1/sessions/\(id)").status == 200)
+    }
+
     @Test("pages: list, insert, catalog, replace, update, move and remove keep the current page current")
     func pages() async throws {
         let api = try APITester()

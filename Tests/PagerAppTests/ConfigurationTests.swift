@@ -333,6 +333,24 @@ struct SettingsTableTests {
         #expect(Setting.named("accessKeys")?.render(fromFile) == "(set)")
     }
 
+    @Test(
+        "a secrets file that holds nothing is refused, never taken as no authentication",
+        arguments: [("PAGERD_AUTH_TOKEN_FILE", "authToken"), ("PAGERD_ACCESS_KEYS_FILE", "accessKeys")])
+    func emptySecretsFiles(variable: String, setting: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-empty-\(getpid())").path
+        try " \n\t".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let keys = #"[{"kid": "a", "alg": "HS256", "secret": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA"}]"#
+        let environment = [variable: path, "PAGERD_AUTH_TOKEN": "other", "PAGERD_ACCESS_KEYS": keys]
+        do {
+            _ = try ConfigurationLoader(environment: environment).load()
+            Issue.record("an empty \(variable) was accepted")
+        } catch {
+            #expect(error.setting == setting)
+            #expect(error.source == path)
+        }
+    }
+
     @Test("the bearer token comes from PAGERD_AUTH_TOKEN_FILE, trimmed; an unreadable file exits 2")
     func tokenFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-token-\(getpid())").path
@@ -409,6 +427,10 @@ struct LibraryLogTests {
             #"Error processing request (HTTP response code is 400 ('<html><head><title>&quot;Host:&quot; header required</title></head>')). Closing connection."#,
             #"Error processing request (HTTP response code is 414 ('<html><head><title>Request too big</title></head>')). Closing connection."#,
             #"Error processing request (HTTP response code is 400 ('<html><head><title>Request malformed</title></head>')). Closing connection."#,
+            "Received HTTP/1.1 request without `Host' header.",
+            "Too large value of 'Content-Length' header. Closing connection.",
+            "Failed to parse `Content-Length' header. Closing connection.",
+            "Not enough memory in pool to allocate header record!",
         ] {
             #expect(LibraryLog.level(of: refusal) == .debug)
         }

@@ -79,6 +79,27 @@ struct SQLiteSessionStoreTests {
         try SQLiteSessionStore(options: .init(path: path)).close()
     }
 
+    @Test("a symbolic link to the file, or through a linked folder, meets the same lock")
+    func exclusiveThroughLinks() throws {
+        let folder = try Self.folder()
+        let path = folder + "/sessions.db"
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.db", withDestinationPath: "sessions.db")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: folder)
+        let first = try SQLiteSessionStore(options: .init(path: path))
+        for other in [folder + "/link.db", folder + "/linked/sessions.db", folder + "/linked/link.db"] {
+            #expect {
+                _ = try SQLiteSessionStore(options: .init(path: other))
+            } throws: { error in
+                (error as? StoreOpenError)?.kind == .inUse
+            }
+        }
+        first.close()
+        // Through the link, the store opens the file itself: its sessions are there.
+        try SQLiteSessionStore(options: .init(path: folder + "/link.db")).close()
+        #expect(!FileManager.default.fileExists(atPath: folder + "/link.db.lock"))
+        #expect(FileManager.default.fileExists(atPath: path + ".lock"))
+    }
+
     @Test("a file that is not pagerd's database is refused and left byte for byte as it was")
     func foreignFiles() throws {
         let folder = try Self.folder()
