@@ -189,13 +189,16 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         count += digits
     }
 
-    /// Writes a number; integral values print without a fraction, others in the shortest form
-    /// that reads back to the same Double. Non-finite values, which JSON cannot hold, print null.
+    /// Writes a number; integral values below 2^63 in magnitude print digit for digit without a
+    /// fraction or exponent (an integer a client sent in a page's content comes back as it was,
+    /// up to 2^53, past which a Double holds only the nearest), others in the shortest form that
+    /// reads back to the same Double. Non-finite values, which JSON cannot hold, print null.
     public mutating func number(_ value: Double) {
         separate()
         guard value.isFinite else { writeLiteral("null"); return }
-        // Int(value) truncates in one instruction; `rounded()` would call the C library.
-        if abs(value) < 1e15, Double(Int(value)) == value {
+        // Int(value) truncates in one instruction; `rounded()` would call the C library. Below
+        // 2^63 (9.223…e18) in magnitude the conversion cannot trap.
+        if abs(value) < 9.2e18, Double(Int(value)) == value {
             appendDigits(Int(value))
         } else if !appendShortDecimal(value) {
             append(value.description)

@@ -246,7 +246,8 @@ extension HTTPServer {
             let methodText = method.map { String(cString: $0) } ?? ""
             let parsedMethod = HTTPRequest.Method(methodText)
             let context = RequestContext(
-                method: parsedMethod ?? .get, path: url.map { String(cString: $0) } ?? "/",
+                method: parsedMethod ?? .get,
+                path: url.map { RequestFraming.path(ofTarget: String(cString: $0)) } ?? "/",
                 connection: ConnectionHandle(pointer: connection))
             var malformed = parsedMethod == nil ? "the method '\(methodText)' is not a token" : nil
             if let reason = Self.copyHeaderFields(of: connection, into: &context.headers) { malformed = reason }

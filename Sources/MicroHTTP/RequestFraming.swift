@@ -2,6 +2,20 @@ import HTTPTypes
 
 /// Checks the framing headers of a request (and its `Host`) before any of its body is read.
 enum RequestFraming {
+    /// The path of a request target: the target itself in origin form (`/v1/sessions`), and the
+    /// path after the authority in absolute form (`http://host/v1/sessions`), which a server
+    /// must accept too (RFC 9112 §3.2.2); `/` when that form has no path. libmicrohttpd has cut
+    /// the query off already.
+    static func path(ofTarget target: String) -> String {
+        guard !target.hasPrefix("/") else { return target }
+        let scheme = target.prefix(8).lowercased()
+        let schemeLength = scheme.hasPrefix("http://") ? 7 : scheme.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return target }
+        let rest = target.dropFirst(schemeLength)
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
+    }
+
     /// The refusal a request's headers call for, or nil when its framing is sound.
     static func refusal(for headers: HTTPFields, maxBodyBytes: Int) -> HTTPRefusal? {
         // One pass over the fields, keeping the first of each and a count, with no lists made.

@@ -97,8 +97,8 @@ enum LibraryLog {
 
     /// The level a message is logged at: debug for what any client can cause at will (leaving,
     /// opening connections past a limit, or sending a request the library refuses itself: no
-    /// `Host`, a head too large, a malformed line), so that it cannot fill the log; notice for
-    /// the rest.
+    /// `Host`, a head too large, a malformed line or `Content-Length`), so that it cannot fill
+    /// the log; notice for the rest.
     static func level(of message: String) -> Logger.Level {
         let routine = [
             "Connection socket is closed", "Failed to send", "Connection reset by peer", "Broken pipe",

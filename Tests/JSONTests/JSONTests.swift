@@ -125,6 +125,20 @@ struct JSONWriterFastPathTests {
         #expect(try JSONParser.parse(text) == .number(value))
     }
 
+    @Test("integral numbers are written as integers up to 2^63, as a client's content sent them up to 2^53")
+    func integralNumbers() throws {
+        let cases: [(String, String)] = [
+            ("1000000000000000", "1000000000000000"), ("-1e15", "-1000000000000000"),
+            ("9007199254740991", "9007199254740991"), ("9007199254740993", "9007199254740992"),
+            ("1234567890123456789", "1234567890123456768"), ("1e18", "1000000000000000000"),
+            ("1e19", "1e+19"), ("123456789012.5", "123456789012.5"),
+        ]
+        for (sent, written) in cases {
+            #expect(JSONWriter.string(try JSONParser.parse(sent)) == written, "\(sent)")
+            #expect(try JSONParser.parse(written) == JSONParser.parse(sent))
+        }
+    }
+
     @Test("integers are written digit for digit, at every length and both extremes")
     func integers() {
         var values = [0, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]

@@ -26,6 +26,21 @@ struct ServerSocketTests {
         }
     }
 
+    @Test("a target in absolute form reaches the responder as its path (RFC 9112 §3.2.2)")
+    func absoluteForm() async throws {
+        try await withTestServer { server in
+            let port = server.port
+            for (target, path) in [
+                ("http://example.com/a/b?x=1", "/a/b"), ("HTTPS://example.com:8443/c", "/c"),
+                ("http://example.com", "/"), ("http://example.com?x=1", "/"),
+            ] {
+                let response = try await onThread { try RawHTTPConnection(port: port).request("GET", target) }
+                #expect(response.status == 200 && response.headers["X-Path"] == path, "\(target)")
+            }
+            try await waitUntilIdle(server)
+        }
+    }
+
     @Test("the path and the query are percent-decoded, but for %00: a NUL would cut them short")
     func percentDecoding() async throws {
         try await withTestServer { server in
