@@ -190,24 +190,13 @@ extension Setting {
             render: { String($0[keyPath: path]) })
     }
 
-    /// A non-empty text setting.
+    /// A non-empty text setting (`kind` `.host` for an address to listen on).
     static func text(
-        _ key: String, _ path: any WritableKeyPath<Configuration, String> & Sendable, _ help: String
+        _ key: String, _ path: any WritableKeyPath<Configuration, String> & Sendable, _ help: String,
+        kind: Kind = .text(allowEmpty: false)
     ) -> Setting {
         Setting(
-            key: key, kind: .text(allowEmpty: false), help: help,
-            apply: { configuration, value in
-                if case .text(let text) = value { configuration[keyPath: path] = text }
-            },
-            render: { $0[keyPath: path] })
-    }
-
-    /// The address to listen on.
-    static func host(
-        _ key: String, _ path: any WritableKeyPath<Configuration, String> & Sendable, _ help: String
-    ) -> Setting {
-        Setting(
-            key: key, kind: .host, help: help,
+            key: key, kind: kind, help: help,
             apply: { configuration, value in
                 if case .text(let text) = value { configuration[keyPath: path] = text }
             },
@@ -267,7 +256,7 @@ extension Setting {
 
     /// Every setting, in the order the README and `--help` list them.
     static let all: [Setting] = [
-        .host("host", \.server.host, "Address to listen on: an IPv4 or IPv6 literal, or localhost."),
+        .text("host", \.server.host, "Address to listen on: an IPv4 or IPv6 literal, or localhost.", kind: .host),
         .integer("port", \.server.port, 0...65535, "Port to listen on; 0 picks a free one."),
         .choice("threading", \.server.threading, "libmicrohttpd's event loop; both run threadPoolSize threads."),
         .integer(
