@@ -6,8 +6,9 @@ import Synchronization
 /// The application writes; the server sends what was written and waits, without holding a thread,
 /// when nothing is buffered. What is written is queued as ``StreamChunk``s, shared with the other
 /// streams that queue the same chunk, and counted toward the server's answer budget (once per
-/// chunk) and its client network's share (each large chunk for each stream) until it is sent. The stream ends when the application finishes it, when the client goes
-/// away (noticed while waiting by the server's peer watcher, or by a failed send), or when the
+/// chunk) and its client network's share (each large chunk for each stream) until it is sent.
+/// The stream ends when the application finishes it, when the client goes away (noticed by the
+/// server's peer watcher, from the stream's first wait on, or by a failed send), or when the
 /// server stops.
 public final class HTTPResponseStream: Sendable {
     struct State {
@@ -20,7 +21,8 @@ public final class HTTPResponseStream: Sendable {
         /// Where the unsent chunks are counted, from when the server takes the stream on.
         var account: StreamAccount?
         var finished = false
-        /// The client hung up while the stream waited; nothing more is sent.
+        /// The client hung up (seen by the peer watcher while the stream's socket is watched);
+        /// nothing more is sent.
         var peerLeft = false
         var closed = false
         var waiting = false
@@ -84,7 +86,8 @@ public final class HTTPResponseStream: Sendable {
         case wait
         /// Everything was sent: end the response normally.
         case end
-        /// The client left: close the connection without ending the response.
+        /// The client left: nothing queued is sent, and the response ends (which closes the
+        /// connection, as the peer's socket is gone).
         case abort
     }
 
@@ -232,8 +235,9 @@ public final class HTTPResponseStream: Sendable {
         }
     }
 
-    /// Called when the client hung up while the stream waited: wakes the server so that it ends
-    /// the stream, and the connection, at once.
+    /// Called when the client hung up (the socket is watched from the stream's first wait until
+    /// its response is freed): wakes the server so that it ends the stream, and the connection,
+    /// at once.
     func peerDidLeave() {
         state.withLock { state in
             state.peerLeft = true

@@ -6,7 +6,8 @@ import Locking
     import Glibc
 #endif
 
-/// Watches the sockets of suspended streaming connections for a client that left.
+/// Watches the sockets of streaming connections (from their first suspension until their
+/// response is freed) for a client that left.
 ///
 /// libmicrohttpd does not look at a suspended connection's socket, so without this a departed
 /// event-stream client would hold its slot until a heartbeat write failed (the first write to a

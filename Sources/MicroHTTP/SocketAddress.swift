@@ -57,10 +57,16 @@ public struct PeerAddress: Sendable, Hashable {
             let v4 = address.loadUnaligned(as: sockaddr_in.self)
             bytes.0 = UInt64(v4.sin_addr.s_addr)
         case AF_INET6:
-            family = AF_INET6
             let v6 = address.loadUnaligned(as: sockaddr_in6.self)
             withUnsafeBytes(of: v6.sin6_addr) { raw in
-                bytes = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                if raw.prefix(12).elementsEqual(Self.mappedPrefix) {
+                    // An IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is that IPv4 client.
+                    family = AF_INET
+                    bytes.0 = UInt64(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+                } else {
+                    family = AF_INET6
+                    bytes = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                }
             }
         default:
             break
@@ -77,12 +83,26 @@ public struct PeerAddress: Sendable, Hashable {
         hasher.combine(bytes.1)
     }
 
+    /// The first 12 bytes of an IPv4-mapped IPv6 address.
+    private static let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+
+    /// The address of `text` (an IPv4 or IPv6 literal); nil when it is neither.
+    public init?(text: String) {
+        guard var address = SocketAddress(host: text, port: 0), text != "localhost" else { return nil }
+        self = address.withSockaddr { PeerAddress(UnsafeRawPointer($0)) }
+    }
+
     /// The network a client is counted by: an IPv4 address, or an IPv6 address's /64 (one host
-    /// or home usually holds a whole /64).
-    var network: PeerAddress {
+    /// or home usually holds a whole /64, and could otherwise rotate through it).
+    public var network: PeerAddress {
         var network = self
         if family == AF_INET6 { network.bytes.1 = 0 }
         return network
+    }
+
+    /// ``network`` as text: `192.0.2.7`, or `2001:db8:0:1::/64`; empty when there is no address.
+    public var networkText: String {
+        family == AF_INET6 ? network.text + "/64" : text
     }
 
     /// The address as text (`127.0.0.1`, `2001:db8::1`); empty when there is none.

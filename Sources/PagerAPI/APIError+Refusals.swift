@@ -23,14 +23,17 @@ extension APIError {
         self.init(status: status, code: code, detail: error.detail, field: error.field)
     }
 
+    /// The 404 for a template name no template has: in a create's `template` member (`field`),
+    /// or in a template's URL.
+    static func templateNotFound(_ name: String, field: String? = nil) -> APIError {
+        APIError(status: 404, code: .templateNotFound, detail: "No template is called '\(name)'.", field: field)
+    }
+
     /// The API error for an engine refusal.
     init(engineError error: EngineError) {
         switch error {
         case .sessionNotFound:
             self.init(status: 404, code: .sessionNotFound, detail: "No live session has this id.")
-        case .templateNotFound(let name):
-            self.init(
-                status: 404, code: .templateNotFound, detail: "No template is called '\(name)'.", field: "template")
         case .atCapacity(let limit):
             self.init(
                 status: 503, code: .atCapacity,

@@ -90,13 +90,14 @@ public final class APIMetrics: Sendable {
     /// The text exposition, after setting the gauges to the given values; the store's counts
     /// only when sessions are kept in one.
     func render(
-        sessions: Int, sessionBytes: Int, readCacheBytes: Int, evictions: Int, liveRequests: Int, answerBytes: Int,
-        subscribers: Int, skippedEvents: Int, storage: StoreStatistics? = nil
+        sessions: Int, sessionBytes: Int, readCacheBytes: Int, evictions: Int, openConnections: Int, liveRequests: Int,
+        answerBytes: Int, subscribers: Int, skippedEvents: Int, storage: StoreStatistics? = nil
     ) -> [UInt8] {
         Gauge(label: "pagerd_sessions", factory: factory).record(sessions)
         Gauge(label: "pagerd_session_bytes", factory: factory).record(sessionBytes)
         Gauge(label: "pagerd_read_cache_bytes", factory: factory).record(readCacheBytes)
         Gauge(label: "pagerd_session_evictions", factory: factory).record(evictions)
+        Gauge(label: "pagerd_open_connections", factory: factory).record(openConnections)
         Gauge(label: "pagerd_live_requests", factory: factory).record(liveRequests)
         Gauge(label: "pagerd_answer_bytes", factory: factory).record(answerBytes)
         Gauge(label: "pagerd_event_subscribers", factory: factory).record(subscribers)

@@ -248,7 +248,8 @@ public struct APIResponder: HTTPResponder {
             let (sessions, evictions, subscribers) = (engines.sessionCount, engines.evictions, engines.subscriberTotal)
             let text = metrics.render(
                 sessions: sessions, sessionBytes: engines.storedBytes, readCacheBytes: engines.readCacheBytes,
-                evictions: evictions, liveRequests: options.serverStatistics.liveRequests,
+                evictions: evictions, openConnections: options.serverStatistics.openConnections,
+                liveRequests: options.serverStatistics.liveRequests,
                 answerBytes: options.serverStatistics.answerBytes,
                 subscribers: subscribers, skippedEvents: engines.skippedEvents,
                 storage: engines.store?.statistics)

@@ -12,8 +12,10 @@ enum AccessRequirement: Equatable {
     case create
     /// A session scope, on the session the path names.
     case session(AccessScope)
-    /// `authToken`: a `/v1` route no scope reaches (none today; a route added without a rule
-    /// here falls to it rather than opening up).
+    /// `authToken`: a `/v1` route no scope reaches (none today; a route added outside
+    /// `/v1/sessions/{id}` without a rule here falls to it rather than opening up). A route added
+    /// under a session without a rule needs `control`, which covers every request on its session
+    /// that `watch` and `drive` do not.
     case authToken
 
     /// The routes that `watch` reads, by the part of the pattern after `/v1/sessions/{id}`.
@@ -106,7 +108,8 @@ struct AccessGate: Sendable {
         }
     }
 
-    /// The 403 a token gets for asking more than it may (minting a `control` token); counted.
+    /// The 403 a token gets for asking more than it may (a route its scopes or subject do not
+    /// cover, or a mint it may not make); counted by `reason`.
     func forbidden(_ reason: String, needing scope: AccessScope?, detail: String? = nil) -> APIError {
         metrics.recordAccessRefusal(reason)
         let challenge = scope.map { #"Bearer error="insufficient_scope", scope="\#($0.rawValue)""# }

@@ -31,7 +31,7 @@ struct EventRoutes {
         router.add(.get, Self.pattern) { context throws(APIError) in
             let id = try context.sessionID()
             let lastEventID = context.request.headers[.lastEventID] ?? context.request.queryValue("lastEventId")
-            let address = ClientAddress.subscriberKey(for: context.request.remoteAddress)
+            let address = context.request.peer.networkText
             // The token stops being accepted at its exp plus the leeway: so does the stream.
             let deadline = context.authorization.grant.map { $0.expiresAt + AccessVerifier.leeway }
             return try answer(session: id, in: engines) { engine throws(EngineError) in

@@ -91,13 +91,6 @@ func durable(_ commit: Commit?) async throws(APIError) {
     do { try await commit.durable() } catch { throw APIError(engineError: error) }
 }
 
-/// 200 (or `status`) with the state document and its ETag.
-func stateResponse(
-    _ snapshot: SessionSnapshot, outcome: PagerOutcome? = nil, status: HTTPResponse.Status = .ok
-) -> Response {
-    jsonBytesResponse(StateDocument.encode(snapshot, outcome: outcome), version: snapshot.version, status: status)
-}
-
 /// A JSON response for a session resource at `version`.
 func jsonBytesResponse(_ bytes: [UInt8], version: Int, status: HTTPResponse.Status = .ok) -> Response {
     // Appended into room made once: built from an array, the fields grew their storage twice.

@@ -19,7 +19,7 @@ public enum StateDocument {
         }
     }
 
-    /// The state of `snapshot` as ``encode(_:outcome:move:cause:)`` writes it, copying the tabs
+    /// The state of `snapshot` as ``encode(_:outcome:move:settle:cause:)`` writes it, copying the tabs
     /// at rest (all but one or two) from `tabForms` when they were written from this state's
     /// pages and settings. What the session should keep for the next document comes back as
     /// `made`: for the first document from new pages or settings, only a mark of them; for the

@@ -66,7 +66,7 @@ extension Template {
             guard let name = nameValue.stringValue else {
                 throw APIError.invalidRequest("Expected a string, found \(nameValue.kindName).", field: "template")
             }
-            guard let named = templates[name] else { throw APIError(engineError: .templateNotFound(name)) }
+            guard let named = templates[name] else { throw APIError.templateNotFound(name, field: "template") }
             template = named
         }
         do throws(PagerError) {

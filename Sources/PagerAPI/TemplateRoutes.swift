@@ -16,9 +16,7 @@ struct TemplateRoutes {
         let documents = Dictionary(uniqueKeysWithValues: sorted.map { ($0.name, Self.document($0)) })
         router.add(.get, "/v1/templates/{name}") { context throws(APIError) in
             let name = try context.parameter("name")
-            guard let document = documents[name] else {
-                throw APIError(status: 404, code: .templateNotFound, detail: "No template is called '\(name)'.")
-            }
+            guard let document = documents[name] else { throw APIError.templateNotFound(name) }
             return .now(
                 Response(status: 200, headers: [.contentType: "application/json; charset=utf-8"], body: document))
         }

@@ -23,7 +23,7 @@ struct HTTPServerService: Service {
                 "threading": "\(server.configuration.threading.rawValue)",
                 "templates": "\(templates.joined(separator: ","))",
             ])
-        // Returns when SIGTERM or SIGINT starts the graceful shutdown, or throws if cancelled.
+        // Returns when SIGTERM, SIGINT or SIGHUP starts the graceful shutdown, or throws if cancelled.
         try? await gracefulShutdown()
         logger.info("stopping")
         readiness.set(false)
@@ -45,14 +45,7 @@ struct EvictionService: Service {
         await cancelWhenGracefulShutdown {
             while true {
                 do { try await Task.sleep(for: interval) } catch { return }
-                var evicted = 0
-                for shard in engines.shards {
-                    while !Task.isCancelled {
-                        let batch = await shard.evictExpired(limit: PagerEngine.evictionBatch)
-                        evicted += batch
-                        if batch < PagerEngine.evictionBatch { break }
-                    }
-                }
+                let evicted = await engines.evictExpired()
                 if evicted > 0 { logger.debug("evicted idle sessions", metadata: ["count": "\(evicted)"]) }
                 for shard in engines.shards { await shard.recordWatchedUse() }
                 await engines.expireStored()

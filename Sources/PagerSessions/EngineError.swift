@@ -4,8 +4,6 @@ public import PagerModel
 public enum EngineError: Error, Sendable, Equatable {
     /// No live session has this id.
     case sessionNotFound
-    /// No template has this name.
-    case templateNotFound(String)
     /// The session limit is reached.
     case atCapacity(limit: Int)
     /// A subscriber limit is reached: of the server, of the session or of the client's address.

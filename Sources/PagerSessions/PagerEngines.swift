@@ -176,11 +176,18 @@ public final class PagerEngines: Sendable {
         }
     }
 
-    /// Evicts up to `limit` expired sessions from each shard, each shard in a turn of its own;
-    /// returns how many were evicted.
-    public func evictExpired(limit: Int = PagerEngine.evictionBatch) async -> Int {
+    /// Evicts every expired session, each shard in turns of at most `PagerEngine.evictionBatch`
+    /// sessions (so that no turn holds a shard long); stops between turns when the task is
+    /// cancelled. Returns how many were evicted.
+    public func evictExpired() async -> Int {
         var total = 0
-        for shard in shards { total += await shard.evictExpired(limit: limit) }
+        for shard in shards {
+            while !Task.isCancelled {
+                let batch = await shard.evictExpired(limit: PagerEngine.evictionBatch)
+                total += batch
+                if batch < PagerEngine.evictionBatch { break }
+            }
+        }
         return total
     }
 }

@@ -5,7 +5,7 @@ public enum SessionRead: Sendable {
     /// The state at `version`, as readers get it, kept from an earlier read.
     case written(version: Int, bytes: [UInt8])
     /// The state, not written yet, with the session's tab forms: the reader writes it, and may
-    /// hand the bytes back with ``PagerEngine/keep(_:asReadOf:version:)`` for the reads after
+    /// hand the bytes back with ``PagerEngine/keep(_:asReadOf:version:forms:)`` for the reads after
     /// it.
     case state(SessionSnapshot, tabForms: TabForms?)
 

@@ -11,8 +11,10 @@ public protocol SessionStore: Sendable {
     /// Every stored session, with its last acknowledged state. Called once, before serving.
     func recover() throws(StoreError) -> [StoredSession]
 
-    /// Queues `change`. It is called with the session's shard held, so it never blocks on the
-    /// disk; it throws when the store refuses changes (after a failure, or when stopped).
+    /// Queues `change`. It is called with the session's shard held, so it never writes to the
+    /// disk or waits for a server (at most, a store short of room refusing a change measures the
+    /// room again, a file-system query, no more than every 0.1 s); it throws when the store
+    /// refuses changes (after a failure, or when stopped).
     /// `completion` runs once, on the store's own thread, with nil when the change is durable or
     /// the reason it is not. A shared store also tells the other processes holding the session
     /// what the change was (`announcement`), so that their subscribers get the same event; a
@@ -37,7 +39,8 @@ public protocol SessionStore: Sendable {
     var isShared: Bool { get }
 
     /// The session as the store holds it now (nil when it holds none); `completion` runs once,
-    /// on the store's own thread.
+    /// on the store's own thread (or at once on the caller's, with a failure, when the store is
+    /// closed).
     func load(_ id: SessionID, completion: @escaping @Sendable (Result<StoredSession?, StoreError>) -> Void)
 
     /// For a shared store: deletes the sessions last used before `cutoff` (seconds since 1970),

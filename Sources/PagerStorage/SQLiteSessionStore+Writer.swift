@@ -163,8 +163,9 @@ extension SQLiteSessionStore {
     /// pages), then one write per part and session changed since the last fold, and the parts of
     /// the sessions deleted since, in one transaction; then freed pages go back to the file
     /// system (``giveSpaceBack()``). On failure the journal is kept, the failure counted and
-    /// logged, and the next try waits a pause that doubles with each failure in a row (the first failure also checks the file: damaged, it is never
-    /// written again). `evenIfPaused` tries even during that pause (when closing).
+    /// logged, and the next try waits a pause that doubles with each failure in a row (the first
+    /// failure also checks the file: damaged, it is never written again). `evenIfPaused` tries
+    /// even during that pause (when closing).
     func checkpoint(evenIfPaused: Bool = false) {
         guard !damaged, !fold.isEmpty || journalRecords > 0 else { return }
         guard evenIfPaused || options.clock() >= nextFoldAttempt else { return }

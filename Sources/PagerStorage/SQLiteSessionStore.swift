@@ -11,10 +11,11 @@ public import PagerSessions
 /// order, by calling its completion; changes that arrive meanwhile wait for the next
 /// transaction, so one sync covers every change that was waiting. A saved state is journaled as
 /// its whole document when the session is small, else as the parts of its document that changed
-/// since the state last stored (``StoredParts``), so a change costs about its own size. Once the journal holds ``Options/checkpointRecords``
-/// records or ``Options/checkpointBytes`` bytes, the writer folds it into the tables (`sessions`,
-/// one row per session, and `parts`) and empties it; once the file holds more than half as many
-/// free pages as used ones, it gives the free pages back to the file system. The connection is
+/// since the state last stored (``StoredParts``), so a change costs about its own size. Once the
+/// journal holds ``Options/checkpointRecords`` records or ``Options/checkpointBytes`` bytes, the
+/// writer folds it into the tables (`sessions`, one row per session, and `parts`) and empties it;
+/// after a fold it gives the file's free pages back to the file system when the disk is short of
+/// room, or when they outnumber half the used ones and hold more than ``Options/checkpointBytes``. The connection is
 /// used by one thread at a time: ``recover()`` runs before the first submission, and everything
 /// after on the writer thread. No other thread, and no other lock of pagerd's in the process: the
 /// queue's lock also guards the refusals below, which `submit` and ``isAcceptingChanges`` read

@@ -99,6 +99,7 @@ struct HTTPFaceTests {
         #expect(text.contains("pagerd_sessions 1"))
         #expect(text.contains("pagerd_http_request_duration_seconds_bucket"))
         #expect(text.contains("pagerd_live_requests"))
+        #expect(text.contains("pagerd_open_connections 0"))  // in process: no socket
         #expect(text.contains("pagerd_session_evictions 0"))
         #expect(text.contains("pagerd_event_skips 0"))
     }

@@ -144,21 +144,3 @@ struct ConcurrentPatchTests {
         #expect(stale.status == 412 && stale.code == "version_mismatch")
     }
 }
-
-@Suite("Client addresses for the per-address subscriber cap")
-struct ClientAddressTests {
-    @Test(
-        "IPv4 as given, IPv6 by its /64, IPv4-mapped as IPv4",
-        arguments: [
-            ("127.0.0.1", "127.0.0.1"),
-            ("2001:db8:0:1::5", "2001:db8:0:1::/64"),
-            ("2001:0DB8:0000:0001:ffff:0:0:9", "2001:db8:0:1::/64"),
-            ("::1", "0:0:0:0::/64"),
-            ("fe80::1", "fe80:0:0:0::/64"),
-            ("::ffff:10.0.0.7", "10.0.0.7"),
-            ("", ""),
-        ])
-    func keys(address: String, key: String) {
-        #expect(ClientAddress.subscriberKey(for: address) == key)
-    }
-}

@@ -268,6 +268,26 @@ def test_departed_subscribers_are_freed_at_once_with_the_default_heartbeat(launc
     assert call(server.port, "GET", "/healthz")[0] == 200
 
 
+def open_connections(server):
+    return int(float(re.search(r"^pagerd_open_connections (\S+)$", metrics(server), re.M).group(1)))
+
+
+def test_open_connections_are_counted_in_metrics(launch):
+    server = launch()
+    # The request reading /metrics holds a connection of its own.
+    wait_until("only the metrics request's connection open", lambda n: n == 1, 3,
+               observe=lambda: open_connections(server), ignoring=TRANSIENT)
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(5)]
+    try:
+        wait_until("five idle connections counted", lambda n: n == 6, 3,
+                   observe=lambda: open_connections(server), ignoring=TRANSIENT)
+    finally:
+        for connection in idle:
+            connection.close()
+    wait_until("the closed connections counted out", lambda n: n == 1, 3,
+               observe=lambda: open_connections(server), ignoring=TRANSIENT)
+
+
 # 5 ──────────────────────────────────────────────────────────────────────────────────────────────
 
 
