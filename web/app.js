@@ -636,6 +636,9 @@ async function endDrag(event) {
   let result = null;
   try {
     [result] = await settling;
+  } catch (error) {
+    // The release's end failed (the swipe stays in flight on the server until it times out).
+    if (session === target) $("error").textContent = error.message;
   } finally {
     settling = null;
     if (session === target && !animating) render(target.state);

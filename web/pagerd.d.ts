@@ -531,8 +531,11 @@ export type AutoAdvanceAction = "start" | "stop" | "pause" | "resume";
 
 /**
  * Every failure: a problem document (`code` is its code), no answer ("network_error", the
- * TypeError as `cause`), an answer that is not pagerd's ("unexpected_response", with its
- * `status`), a cancelled call ("aborted"), a refusal predicted by predictScroll.
+ * TypeError as `cause`; or an event stream silent past `silenceTimeout`), an answer that is not
+ * pagerd's ("unexpected_response", with its `status`), a cancelled call ("aborted"), a refusal
+ * predicted by predictScroll; an event stream whose token expired with no new one to be had
+ * ("token_expired", status 401), and an offset given to Drag.move() before the settings were
+ * read ("settings_not_loaded").
  */
 export class PagerdError extends Error {
   constructor(init: {
@@ -569,17 +572,24 @@ export interface ClientOptions {
    * reconnection refused 401), once until the stream opens again; the stream resumes from the
    * version reached. A new token refused too stops the stream.
    */
-  refreshToken?: () => Promise<string>;
+  refreshToken?: () => Promise<string> | string;
   /** The fetch to use (the global one by default). */
   fetch?: typeof fetch;
+  /**
+   * Milliseconds an event stream's connection may stay silent (no event, no heartbeat) before
+   * it is given up, reported as a network_error "error" event, and opened again from the version
+   * reached. Default 45,000: three of pagerd's 15 s heartbeats (raise it with `eventHeartbeat`).
+   */
+  silenceTimeout?: number;
 }
 
 export class PagerdClient {
   constructor(options?: ClientOptions);
   baseURL: string;
   token: string | undefined;
-  refreshToken: (() => Promise<string>) | undefined;
+  refreshToken: (() => Promise<string> | string) | undefined;
   fetch: typeof fetch;
+  silenceTimeout: number;
   headers(extra?: Record<string, string>): Record<string, string>;
   /** One request; an answer without a body is a failure unless `empty` is set. */
   request(method: string, path: string, options?: RequestOptions & { body?: unknown; headers?: Record<string, string>; empty?: boolean }): Promise<Answer<any>>;
@@ -676,9 +686,10 @@ export interface DragOptions {
   requestFrame?: (callback: (time: number) => void) => unknown;
   cancelFrame?: (handle: any) => void;
   /**
-   * A failed report or end (default: an "error" event of the session); not called for an
-   * aborted one, nor for a conflict the drag resolves itself (a report or an end sent again at
-   * the server's version while its swipe is still in flight).
+   * A failed report (default: an "error" event of the session), and the conflict of a swipe
+   * another client ended or turned; not called for an aborted report, nor for a conflict the
+   * drag resolves itself (a report or an end sent again at the server's version while its swipe
+   * is still in flight). A failed end rejects release() or cancel() instead.
    */
   onError?: (error: PagerdError) => void;
   /**
@@ -709,10 +720,12 @@ export class Drag {
   velocity(): number;
   /**
    * Ends the swipe by its velocity (`transition end {velocity}`). After a conflict (412) the end
-   * is sent again while the server's state still has this swipe in flight; a swipe another
-   * client ended or turned is reported to `onError`, and the promise resolves with the server's
-   * state. `signal` (with the drag's) cancels its requests: it then rejects with a PagerdError
-   * whose code is "aborted".
+   * is sent again (up to three times) while the server's state still has this swipe in flight; a
+   * swipe another client ended or turned is reported to `onError`, and the promise resolves with
+   * the server's state. Rejects with the PagerdError of an end that failed otherwise (no answer,
+   * the session gone, a token refused, a 5xx): the swipe then stays in flight on the server
+   * until an end or `dragTimeout`. `signal` (with the drag's) cancels its requests and its waits
+   * for a report in flight: it then rejects at once with a PagerdError whose code is "aborted".
    */
   release(options?: RequestOptions): Promise<State>;
   /** Abandons the swipe: the page goes back. `signal` as for release(). */

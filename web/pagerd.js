@@ -827,7 +827,9 @@ function abortedBy(signal) {
 
 /**
  * A signal that aborts when `a` or `b` does (either may be absent): a call's own signal with the
- * one of what it belongs to.
+ * one of what it belongs to. `AbortSignal.any` adds no listener to `a` or `b`, so signals that
+ * outlive many calls gather nothing; where it is missing (browsers before 2024), a listener on
+ * each stays until that signal aborts or is collected.
  * @param {AbortSignal | undefined | null} a
  * @param {AbortSignal | undefined | null} b
  * @returns {AbortSignal | undefined}
@@ -836,6 +838,7 @@ function eitherSignal(a, b) {
   if (!a || !b || a === b) return a ?? b ?? undefined;
   if (a.aborted) return a;
   if (b.aborted) return b;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
   const controller = new AbortController();
   for (const signal of [a, b]) signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller.signal;
@@ -903,25 +906,63 @@ function retryAfterSeconds(value) {
 
 /**
  * Resolves after `ms` milliseconds (never, for null), once `settles` settles, or at once when
- * `signal` aborts, whichever comes first.
+ * `signal` (if any) aborts, whichever comes first.
  * @param {number | null} ms
- * @param {AbortSignal} signal
+ * @param {AbortSignal | undefined} signal
  * @param {Promise<unknown>} [settles]
  * @returns {Promise<void>}
  */
 function pause(ms, signal, settles) {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signal?.aborted) return resolve();
     let timer;
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener("abort", done);
+      signal?.removeEventListener("abort", done);
       resolve();
     };
     if (ms !== null) timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
+    signal?.addEventListener("abort", done);
     settles?.then(done, done);
   });
+}
+
+/**
+ * Settles as `work` does, or rejects with the "aborted" PagerdError as soon as `signal` (if any)
+ * aborts; `work` itself goes on.
+ * @template T
+ * @param {Promise<T> | T} work
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<T>}
+ */
+function unlessAborted(work, signal) {
+  if (!signal) return Promise.resolve(work);
+  if (signal.aborted) return Promise.reject(abortedBy(signal));
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(abortedBy(signal));
+    signal.addEventListener("abort", abort, { once: true });
+    Promise.resolve(work).then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+/** Calls `onSilence` once `ms` milliseconds pass without a restart(); stop() ends the wait. */
+class Silence {
+  constructor(ms, onSilence) {
+    this.ms = ms;
+    this.onSilence = onSilence;
+    this.timer = null;
+    this.restart();
+  }
+
+  restart() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.onSilence, this.ms);
+  }
+
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
 }
 
 /** A pagerd server: where it is and how to authenticate. */
@@ -932,22 +973,30 @@ export class PagerdClient {
    *   "" (the default) for the page's own.
    * @param {string} [options.token] The bearer token, when the server requires one: its
    *   authToken, or an access token.
-   * @param {() => Promise<string>} [options.refreshToken] Called when an event stream's access
+   * @param {() => Promise<string> | string} [options.refreshToken] Called when an event stream's access
    *   token expired (an `expired` event, or a reconnection refused 401), once until the stream
    *   opens again: answers a new token, and the stream resumes where it stopped. Without it, or
    *   when the new token is refused too, the stream stops ("stopped", code token_expired, or the
    *   401).
    * @param {typeof fetch} [options.fetch] The fetch to use (the global one by default).
+   * @param {number} [options.silenceTimeout] Milliseconds an event stream's connection may stay
+   *   silent before it is given up and opened again (45,000 by default: three of pagerd's 15 s
+   *   heartbeats; raise it with the server's `eventHeartbeat`).
    */
-  constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction } = {}) {
+  constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction, silenceTimeout = 45_000 } = {}) {
+    if (!(typeof silenceTimeout === "number" && silenceTimeout > 0 && Number.isFinite(silenceTimeout))) {
+      throw new PagerdError({ code: "invalid_request", detail: "silenceTimeout must be a positive number of milliseconds.", field: "silenceTimeout" });
+    }
     /** @type {string} */
     this.baseURL = baseURL.replace(/\/$/, "");
     /** @type {string | undefined} */
     this.token = token;
-    /** @type {(() => Promise<string>) | undefined} */
+    /** @type {(() => Promise<string> | string) | undefined} */
     this.refreshToken = refreshToken;
     /** @type {typeof fetch} */
     this.fetch = fetchFunction ?? ((input, init) => globalThis.fetch(input, init));
+    /** @type {number} */
+    this.silenceTimeout = silenceTimeout;
   }
 
   /**
@@ -1063,6 +1112,8 @@ export function releasesByVelocity(settings) {
 export class Session extends EventTarget {
   /** While a new token for the stream is fetched (refreshToken): a promise, else null. */
   #refreshing = null;
+  /** Removes follow()'s listener from its signal, if it was given one. */
+  #forgetSignal = null;
 
   /**
    * @param {PagerdClient} client
@@ -1433,7 +1484,11 @@ export class Session extends EventTarget {
     this.following = true;
     const controller = new AbortController();
     this.stream = controller;
-    signal?.addEventListener("abort", () => { if (this.stream === controller) this.unfollow(); }, { once: true });
+    if (signal) {
+      const stop = () => { if (this.stream === controller) this.unfollow(); };
+      signal.addEventListener("abort", stop, { once: true });
+      this.#forgetSignal = () => signal.removeEventListener("abort", stop);
+    }
     this.#readStream(controller).catch((error) => this.#stop(controller, error));
   }
 
@@ -1442,6 +1497,8 @@ export class Session extends EventTarget {
     this.following = false;
     if (this.stream) this.stream.abort();
     this.stream = null;
+    this.#forgetSignal?.();
+    this.#forgetSignal = null;
   }
 
   /** Stops the stream `controller` belongs to, for good, and says why. */
@@ -1462,10 +1519,17 @@ export class Session extends EventTarget {
       let response;
       const jitter = Math.random();
       let wait = delay * (1 - jitter / 2);
+      // This connection alone, given up when nothing (not even a heartbeat) arrives for
+      // silenceTimeout: a connection a network dropped without closing it.
+      const connection = new AbortController();
+      const silence = new Silence(this.client.silenceTimeout, () => connection.abort(new PagerdError({
+        code: "network_error",
+        detail: `The event stream was silent for ${this.client.silenceTimeout / 1000} s; connecting again.`,
+      })));
       try {
         response = await this.client.fetch(`${this.client.baseURL}${this.path("/events")}`, {
           headers: this.client.headers({ Accept: "text/event-stream", "Last-Event-ID": String(this.state.version) }),
-          signal: controller.signal,
+          signal: eitherSignal(controller.signal, connection.signal),
         });
         if (!response.ok || !/text\/event-stream/.test(response.headers.get("Content-Type") ?? "")) {
           let refusal;
@@ -1488,16 +1552,18 @@ export class Session extends EventTarget {
           delay = 250;
           renewed = false;
           this.dispatchEvent(new SessionEvent("open", {}));
-          const ended = await this.#readEvents(response.body, controller);
+          const ended = await this.#readEvents(response.body, controller, silence);
           if (ended) return;
         }
       } catch (error) {
         if (controller.signal.aborted) return;
-        const failure = fetchFailure(error, controller.signal);
+        const failure = connection.signal.aborted ? connection.signal.reason : fetchFailure(error, controller.signal);
         if (failure.retryAfter !== undefined) {
           wait = Math.min(60_000, Math.max(wait, Math.min(failure.retryAfter, 60) * 1000 * (1 + jitter / 4)));
         }
         this.dispatchEvent(new SessionEvent("error", { error: failure }));
+      } finally {
+        silence.stop();
       }
       if (this.stream !== controller) return;
       const refreshing = this.#refreshing;
@@ -1516,9 +1582,9 @@ export class Session extends EventTarget {
 
   /**
    * Reads server-sent events from `body` until it ends; answers true when the session was
-   * deleted or the stream expired (nothing more will come).
+   * deleted, the stream expired, or a listener stopped following (nothing more is read).
    */
-  async #readEvents(body, controller) {
+  async #readEvents(body, controller, silence) {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -1527,11 +1593,14 @@ export class Session extends EventTarget {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return false;
+        silence.restart();
         buffer += decoder.decode(value, { stream: true });
         const lines = buffer.split(/\r\n|\r|\n/);
         // The last piece is incomplete (or empty), unless a lone \r ends the chunk; keep it.
         buffer = lines.pop();
         for (const line of lines) {
+          // A listener of an event before may have called unfollow() (or follow() again).
+          if (this.stream !== controller) return true;
           if (line === "") {
             if (event.data.length && this.#handleEvent(event.kind, event.data.join("\n"), controller)) return true;
             event = { kind: "message", data: [] };
@@ -1557,7 +1626,9 @@ export class Session extends EventTarget {
    * the stream's end), then opens again.
    */
   #renew(controller) {
-    const done = this.client.refreshToken().then(
+    // Called through a promise, so that a refreshToken that throws, or answers a plain string,
+    // is handled the same way.
+    const done = Promise.resolve().then(() => this.client.refreshToken()).then(
       (token) => { this.client.token = token; },
       (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
     );
@@ -1882,8 +1953,8 @@ export class Drag {
       await session.refreshSettings({ signal });
       if (session.settings !== null) ({ drawn, completed } = this.#settling(decide, velocity));
     }
-    await this.inFlight;
-    if (signal?.aborted) throw abortedBy(signal);
+    // The report in flight was sent with the drag's signal only: the release's own ends the wait.
+    await unlessAborted(this.inFlight, signal);
     // Nothing was reported (the swipe never moved, or only a locked way): nothing to end.
     if (this.reportedAt === -Infinity) return session.state;
     if (this.#lost(drawn)) return session.state;
@@ -1892,7 +1963,7 @@ export class Drag {
       // progress drawn last, the latest progress is reported first (when the rate allows).
       if (outcome(session.state, decide(session.state)) !== outcome(drawn, completed)) {
         const wait = this.reportedAt + this.interval - this.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await pause(wait, signal);
         if (signal?.aborted) throw abortedBy(signal);
         await this.#send(signal);
         if (signal?.aborted) throw abortedBy(signal);
@@ -1903,19 +1974,18 @@ export class Drag {
       try {
         return await session.end(how, { signal });
       } catch (error) {
-        if (error instanceof PagerdError && error.code === "aborted") throw error;
-        if (!(error instanceof PagerdError && error.code === "version_mismatch")) {
-          this.onError(error);
-          return session.state;
-        }
+        // A failed end (no answer, the session gone, a token refused, a 5xx) is the release's
+        // failure: the swipe stays in flight on the server until it is ended or `dragTimeout`.
+        if (!(error instanceof PagerdError && error.code === "version_mismatch")) throw error;
         // 412: another client or a tick changed the session first, and the session now holds
         // the server's state. While that state still has this swipe in flight (a change beside
         // it, such as a screen pushed), the end is sent again at its version; a swipe another
         // client ended or turned elsewhere is theirs, and is reported as the conflict it is.
-        if (swipeOf(session.state) !== swipeOf(drawn) || attempt >= 3) {
+        if (swipeOf(session.state) !== swipeOf(drawn)) {
           this.onError(error);
           return session.state;
         }
+        if (attempt >= 3) throw error;
       }
     }
   }

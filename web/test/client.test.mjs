@@ -4,6 +4,7 @@
 // connection, a stream refused with 403) against a small fake server started here.
 import assert from "node:assert/strict";
 import http from "node:http";
+import { getEventListeners } from "node:events";
 import { after, before, describe, test } from "node:test";
 import { PagerdClient, PagerdError, Session } from "../pagerd.js";
 
@@ -184,6 +185,61 @@ describe("against pagerd", () => {
     assert.deepEqual(errors, []);
   });
 
+  test("release({signal}) and cancel({signal}) fail at once while a report is stuck in flight", async () => {
+    // The network holds each report until the request's own signal (the drag's: none) aborts.
+    const stalling = (input, init = {}) => new URL(input).pathname.endsWith("/scroll")
+      ? new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal.reason), { once: true }))
+      : fetch(input, init);
+    const session = await new PagerdClient({ baseURL: PAGERD, fetch: stalling }).create({ template: "media" });
+    await session.loadSettings();
+    for (const end of ["release", "cancel"]) {
+      const drag = session.drag({ draw: () => {} });
+      drag.move(0.3); // reported at once, and stuck
+      const begun = performance.now();
+      const soon = new AbortController(); // not AbortSignal.timeout, whose timer keeps no test alive
+      setTimeout(() => soon.abort(), 100);
+      const error = await drag[end]({ signal: soon.signal }).catch((e) => e);
+      assert.ok(error instanceof PagerdError && error.code === "aborted", `${end}: ${error}`);
+      assert.ok(performance.now() - begun < 2000, `${end} failed after ${performance.now() - begun} ms`);
+    }
+  });
+
+  test("a release whose end fails rejects with the failure (here the session deleted by another client)", async () => {
+    const session = await new PagerdClient({ baseURL: PAGERD }).create({ template: "media" });
+    await session.loadSettings();
+    const reports = [];
+    const drag = session.drag({ draw: () => {}, onError: (error) => reports.push(error.code) });
+    drag.move(0.7);
+    assert.ok(await until(() => session.state.transition?.progress === 0.7));
+    const other = await new PagerdClient({ baseURL: PAGERD }).open(session.id);
+    await other.delete();
+    const error = await drag.release().then(() => null, (e) => e);
+    assert.ok(error instanceof PagerdError, String(error));
+    assert.deepEqual([error.status, error.code], [404, "session_not_found"]);
+    assert.deepEqual(reports, []);
+  });
+
+  test("drags and streams that ended leave no listener on the signals they were given", async () => {
+    // Node's fetch keeps its own listener on a request's signal until the request is collected:
+    // the requests here go without one, so that only the module's listeners are counted.
+    const unsignalled = (input, init = {}) => fetch(input, { ...init, signal: undefined });
+    const session = await new PagerdClient({ baseURL: PAGERD, fetch: unsignalled }).create({ template: "media" });
+    await session.loadSettings();
+    const long = new AbortController();
+    for (let i = 0; i < 5; i += 1) {
+      const drag = session.drag({ draw: () => {}, signal: long.signal });
+      drag.move(0.2);
+      await drag.cancel({ signal: new AbortController().signal });
+    }
+    assert.equal(getEventListeners(long.signal, "abort").length, 0);
+    const following = new AbortController();
+    for (let i = 0; i < 5; i += 1) {
+      session.follow({ signal: following.signal });
+      session.unfollow();
+    }
+    assert.equal(getEventListeners(following.signal, "abort").length, 0);
+  });
+
   test("the event stream brings every change and its cause, and settings that changed", async () => {
     const session = await client.create({ template: "media" });
     await session.loadSettings();
@@ -279,7 +335,7 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [], rerefused: [] };
+  const seen = { silent: [], flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [], rerefused: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
@@ -339,6 +395,15 @@ describe("against a fake server", () => {
             return setTimeout(() => { response.end(`anged\ndata: ${state(2)}\n\n`); }, 20);
           }
           return stream(`id: 3\r\nevent: pageChanged\r\ndata: ${state(3)}\r\n\r\n`);
+        case "/v1/sessions/silent/events":
+          // The first connection goes silent after its first event (a network that dropped it
+          // without closing it); the next one brings version 2.
+          seen.silent.push(request.headers["last-event-id"]);
+          if (seen.silent.length === 1) return stream(`id: 1\nevent: state\ndata: ${state(1)}\n\n`);
+          return stream(`id: 2\nevent: pageChanged\ndata: ${state(2)}\n\n`);
+        case "/v1/sessions/burst/events":
+          // Three events in one write: the reader gets them in one chunk.
+          return stream([2, 3, 4].map((v) => `id: ${v}\nevent: pageChanged\ndata: ${state(v)}\n\n`).join(""));
         case "/v1/sessions/expiring/events":
           stream(`event: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
           return response.end();
@@ -525,6 +590,50 @@ describe("against a fake server", () => {
     assert.equal(operator.eventSourceURL(), "/v1/sessions/s/events");
     const created = new Session(new PagerdClient({ token: "secret" }), { id: "s", version: 1, access: { watch: { token: "w.a.t" }, control: { token: "c.o.n" } } });
     assert.equal(created.eventSourceURL(), "/v1/sessions/s/events?access_token=w.a.t");
+  });
+
+  test("a stream silent for silenceTimeout is given up (network_error) and opened again from the version reached", async () => {
+    assert.throws(() => new PagerdClient({ silenceTimeout: 0 }), (e) => e instanceof PagerdError && e.field === "silenceTimeout");
+    const session = new Session(new PagerdClient({ baseURL: base, silenceTimeout: 300 }), { id: "silent", version: 0 });
+    const errors = [];
+    session.addEventListener("error", (event) => errors.push(event.detail.error));
+    const begun = performance.now();
+    session.follow();
+    assert.ok(await until(() => session.version === 2));
+    const took = performance.now() - begun;
+    session.unfollow();
+    assert.deepEqual(errors.map((e) => [e.status, e.code]), [[0, "network_error"]]);
+    assert.deepEqual(seen.silent, ["0", "1"]);
+    assert.ok(took >= 290, `reconnected after ${took} ms`);
+  });
+
+  test("unfollow() in a change listener stops the events already read with it", async () => {
+    const session = new Session(new PagerdClient({ baseURL: base }), { id: "burst", version: 1 });
+    const versions = [];
+    session.addEventListener("change", (event) => {
+      versions.push(event.detail.state.version);
+      session.unfollow();
+    });
+    session.follow();
+    assert.ok(await until(() => versions.length > 0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual([versions, session.version, session.following], [[2], 2, false]);
+  });
+
+  test("a refreshToken that throws at once counts as one that rejects; one that answers a string, as one that resolves", async () => {
+    const throwing = new Session(new PagerdClient({ baseURL: base, refreshToken: () => { throw new Error("signed out"); } }), { id: "expiring", version: 0 });
+    const errors = [];
+    throwing.addEventListener("error", (event) => errors.push(event.detail.error));
+    const stopped = next(throwing, "stopped");
+    throwing.follow();
+    const { detail } = await stopped;
+    assert.deepEqual([detail.error.code, detail.error.cause?.message, errors], ["token_expired", "signed out", []]);
+    const client = new PagerdClient({ baseURL: base, token: "first", refreshToken: () => "second" });
+    const plain = new Session(client, { id: "renewed", version: 0 });
+    plain.follow();
+    assert.ok(await until(() => plain.version === 2));
+    plain.unfollow();
+    assert.equal(client.token, "second");
   });
 
   test("a stream whose token expired stops with token_expired", async () => {
