@@ -257,10 +257,11 @@ extension PagerClient {
     // MARK: - Optimistic concurrency
 
     /// Runs `change` with the newest state, and when another client changed the session first
-    /// (`412 version_mismatch`), reads the state again and runs it again, at most `maxAttempts`
+    /// (`412 version_mismatch`), runs it again on the state it lost to, at most `maxAttempts`
     /// times in all. `change` makes its requests through this client, whose `If-Match` then
-    /// names the state it was given. Throws what `change` throws (the last `version_mismatch`
-    /// when every attempt met one), or the ``PagerClientError`` of reading the state.
+    /// names the state it was given, and after each of its requests the state that request
+    /// made. Throws what `change` throws (the last `version_mismatch` when every attempt met
+    /// one), or the ``PagerClientError`` of reading the state.
     ///
     /// ```swift
     /// // Go one page further than wherever the pager is, even if others move it meanwhile.
@@ -277,11 +278,18 @@ extension PagerClient {
         while true {
             do {
                 let given = current
-                return try await Self.$pinnedVersion.withValue(given.version) { try await change(given) }
+                let pin = PinnedVersion(client: ObjectIdentifier(self), version: given.version)
+                return try await Self.$pinnedVersion.withValue(pin) { try await change(given) }
             } catch let error as PagerClientError where error.code == ProblemCode.versionMismatch.rawValue {
                 guard attempt < maxAttempts else { throw error }
                 attempt += 1
-                current = try await refresh()
+                // The refused request read the state it lost to, unless that read failed.
+                let held = await state
+                if case .problem(let problem) = error, let now = problem.currentVersion, let held, held.version >= now {
+                    current = held
+                } else {
+                    current = try await refresh()
+                }
             }
         }
     }
@@ -308,11 +316,29 @@ extension PagerClient {
     public func predictScroll(_ input: ScrollInput) async throws(PagerClientError) -> ScrollMembers {
         guard let predictor else { throw .predictionUnavailable }
         _ = try await currentState()
-        // Settings of another settingsVersion than the state's would predict wrongly: read again.
-        let settings = settingsAreCurrent ? self.settings : try await loadSettings()
-        guard let settings else { throw .predictionUnavailable }
-        // The state held now: an event that came during the read may have brought a newer one,
-        // whose settings are the ones just read.
-        return try predictor.predictScroll(state: try await currentState(), settings: settings, input: input)
+        // Settings of another settingsVersion than the state's would predict wrongly: read again
+        // (once for all the frames that ask meanwhile), and again should an event bring newer
+        // settings during the read. State and settings are taken together, with no wait between.
+        for _ in 0..<3 {
+            if settingsAreCurrent, let settings, let state {
+                return try predictor.predictScroll(state: state, settings: settings, input: input)
+            }
+            try await readSettingsOnce()
+        }
+        throw .predictionUnavailable
+    }
+
+    /// Reads the settings, or waits for the read ``predictScroll(_:)`` started already: frames
+    /// drawn during a read share it instead of sending one each.
+    private func readSettingsOnce() async throws(PagerClientError) {
+        let read: Task<PagerSettings, any Error>
+        if let pending = pendingSettingsRead {
+            read = pending
+        } else {
+            read = Task { try await self.loadSettings() }
+            pendingSettingsRead = read
+        }
+        defer { if pendingSettingsRead == read { pendingSettingsRead = nil } }
+        do { _ = try await read.value } catch { throw PagerClientError.from(error) }
     }
 }

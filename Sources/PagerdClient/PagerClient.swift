@@ -32,8 +32,11 @@ public typealias ProblemCode = Components.Schemas.ProblemCode
 /// for try await event in try await client.events() { draw(event.state) }
 /// ```
 ///
-/// The client is an actor: calls from many tasks are safe, and each is one request (two for
-/// ``retryingOnConflict(maxAttempts:isolation:_:)``).
+/// The client is an actor: calls from many tasks are safe, and each is one request, but for a
+/// change refused `412 version_mismatch` (the state is then read, so that the client holds the
+/// state it lost to), ``predictScroll(_:)`` (which reads the settings when it holds none
+/// current) and ``retryingOnConflict(maxAttempts:isolation:_:)`` (its change's requests, and a
+/// read when it holds no state).
 public actor PagerClient {
     /// The server's address, under which `/v1/…` lies.
     public nonisolated let baseURL: URL
@@ -53,6 +56,8 @@ public actor PagerClient {
     /// The session's version when ``settings`` were read (their `ETag`): they are current while
     /// the state's `settingsVersion` is no newer.
     var settingsRead = 0
+    /// The settings read ``predictScroll(_:)`` is waiting for, if one is under way.
+    var pendingSettingsRead: Task<PagerSettings, any Error>?
     /// The tokens pagerd minted for the session this client created (`control` and `watch`),
     /// when the server signs tokens and the create was made with `authToken` or a `create`
     /// token; nil otherwise, and once the client opens or deletes a session.
@@ -68,8 +73,9 @@ public actor PagerClient {
     ///   - refreshToken: Called when an event stream's access token has expired (the stream
     ///     ended with `expired`, or a new connection was refused 401, once until a connection
     ///     opens): answers a new token, which the client then holds, and the stream resumes from
-    ///     the last version seen. If it throws, the stream ends with `.problem` (401,
-    ///     `unauthorized`). Nil: the stream connects again with the token set by then.
+    ///     the last version seen. If it throws, the stream ends (see ``events(after:)``; an
+    ///     error saying it got no answer is asked again after the backoff). Nil: the stream
+    ///     connects again with the token set by then.
     ///   - transport: How requests are sent; ``defaultTransport()`` unless given.
     ///   - predictor: What ``predictScroll(_:)`` computes with: pagerd's own model
     ///     (``ModelScrollPredictor``) unless given; nil for none.
@@ -201,15 +207,20 @@ public actor PagerClient {
     @discardableResult
     func adopt(_ newer: PagerState) -> PagerState {
         guard newer.id == sessionID else { return newer }
+        // In a change of retryingOnConflict, the change's own answers move its version on.
+        if let pin = Self.pinnedVersion, pin.client == ObjectIdentifier(self) { pin.advance(to: newer.version) }
         if let held = state, held.version > newer.version { return newer }
         state = newer
         return newer
     }
 
     /// The version `.lastKnown` names in the task running a change of
-    /// ``retryingOnConflict(maxAttempts:isolation:_:)`` (and its child tasks): the state the change
-    /// was computed from, not whatever newer state an event brought meanwhile.
-    @TaskLocal static var pinnedVersion: Int?
+    /// ``retryingOnConflict(maxAttempts:isolation:_:)`` (and in tasks it starts, which inherit
+    /// it): the state the change was computed from, then each state this client's requests in
+    /// that task were answered with (a change of two requests sends the second at the version the
+    /// first made), not whatever newer state an event brought meanwhile. Other clients used in
+    /// the change are not pinned.
+    @TaskLocal static var pinnedVersion: PinnedVersion?
 
     /// The session id, or `.noSession`.
     func requireSession() throws(PagerClientError) -> String {
@@ -222,8 +233,13 @@ public actor PagerClient {
         switch precondition {
         case .none: nil
         case .version(let version): "\"\(version)\""
-        // Inside ``retryingOnConflict(maxAttempts:isolation:_:)``: the version its change was given.
-        case .lastKnown: (Self.pinnedVersion ?? state?.version).map { "\"\($0)\"" }
+        // Inside ``retryingOnConflict(maxAttempts:isolation:_:)``: the version its change reached.
+        case .lastKnown:
+            if let pin = Self.pinnedVersion, pin.client == ObjectIdentifier(self) {
+                "\"\(pin.version)\""
+            } else {
+                state.map { "\"\($0.version)\"" }
+            }
         }
     }
 
@@ -236,9 +252,32 @@ public actor PagerClient {
         do {
             return try await operation()
         } catch {
-            throw PagerClientError.from(error)
+            let failure = PagerClientError.from(error)
+            // A change refused because the session moved on: the state it lost to is read, so
+            // that `.lastKnown` names it from now on (a failed read leaves the state held).
+            if failure.code == ProblemCode.versionMismatch.rawValue { _ = try? await refresh() }
+            throw failure
         }
     }
+}
+
+/// The version a change of ``PagerClient/retryingOnConflict(maxAttempts:isolation:_:)`` is at,
+/// for one client.
+final class PinnedVersion: @unchecked Sendable {
+    // @unchecked: `stored` is read and written only under `lock`.
+    let client: ObjectIdentifier
+    private let lock = NSLock()
+    private var stored: Int
+
+    init(client: ObjectIdentifier, version: Int) {
+        self.client = client
+        stored = version
+    }
+
+    var version: Int { lock.withLock { stored } }
+
+    /// Moves the version on to `newer`, never back.
+    func advance(to newer: Int) { lock.withLock { stored = Swift.max(stored, newer) } }
 }
 
 /// Which version a change is made on: the `If-Match` it is sent with (docs/api.md, «Versions and

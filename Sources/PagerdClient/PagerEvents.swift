@@ -42,9 +42,12 @@ extension PagerClient {
     ///   sequence connects again at once, from the last version seen, without a gap, with a token
     ///   from the client's `refreshToken` when it has one, else with the token set by then
     ///   (``PagerClient/setToken(_:)``). A new connection refused 401 asks `refreshToken` too,
-    ///   unless it already answered since the last connection opened. If the server refuses the
-    ///   token (`401 unauthorized`) or `refreshToken` throws, the sequence ends with that error,
-    ///   and `events(after: state.version)` with a new token resumes it. A task cancelled while
+    ///   unless it already answered since the last connection opened. A `refreshToken` that got
+    ///   no answer (it threw ``PagerClientError/transport(detail:)`` or a `URLError`) is asked
+    ///   again after the backoff. If the server refuses the token (`401 unauthorized`) or
+    ///   `refreshToken` throws anything else, the sequence ends: with what it threw when that is
+    ///   a ``PagerClientError``, else with `.problem` (401, `unauthorized`) describing it; and
+    ///   `events(after: state.version)` with a new token resumes it. A task cancelled while
     ///   `refreshToken` runs ends the sequence when the closure returns.
     ///
     /// The client's ``state`` follows the events. The stream carries the bearer token in the
@@ -200,20 +203,36 @@ public struct PagerEvents: AsyncSequence, Sendable {
         }
 
         /// Asks `refreshToken` for a new token and makes it the client's; false when the task was
-        /// cancelled meanwhile. Throws `.problem` (401, `unauthorized`) when no token comes.
+        /// cancelled meanwhile. When it got no answer (it threw a ``PagerClientError/transport(detail:)``
+        /// or a `URLError`: the device offline a moment), it is asked again after the backoff.
+        /// Otherwise what it threw ends the sequence: a ``PagerClientError`` as it is, any other
+        /// error as `.problem` (401, `unauthorized`) with the error in its detail.
         private mutating func renewToken() async throws(PagerClientError) -> Bool {
             guard let refresh = client.refreshToken else { return true }
-            do {
-                client.setToken(try await refresh())
-                return !Task.isCancelled
-            } catch {
-                if Task.isCancelled { return false }
-                finished = true
-                throw .problem(
-                    PagerProblem(
-                        status: 401, code: ProblemCode.unauthorized.rawValue,
-                        detail: "The event stream's token expired and refreshToken gave no new one: \(error)"))
+            while true {
+                do {
+                    client.setToken(try await refresh())
+                    return !Task.isCancelled
+                } catch {
+                    if Task.isCancelled { return false }
+                    if Self.gotNoAnswer(error) {
+                        guard await waitBeforeRetry() else { return false }
+                        continue
+                    }
+                    finished = true
+                    if let failure = error as? PagerClientError { throw failure }
+                    throw .problem(
+                        PagerProblem(
+                            status: 401, code: ProblemCode.unauthorized.rawValue,
+                            detail: "The event stream's token expired and refreshToken gave no new one: \(error)"))
+                }
             }
+        }
+
+        /// Whether `error` says a request got no answer (worth asking again).
+        static func gotNoAnswer(_ error: any Error) -> Bool {
+            if case .transport = error as? PagerClientError { return true }
+            return error is URLError
         }
 
         /// Waits before the next connection, at least `retryAfter` seconds (a refusal's

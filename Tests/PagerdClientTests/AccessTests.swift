@@ -125,6 +125,50 @@ import Testing
         }
     }
 
+    /// A refreshToken that answers `answers` in turn, and counts its calls.
+    actor ScriptedRefresher {
+        private var answers: [Result<String, PagerClientError>]
+        private(set) var calls = 0
+        init(_ answers: [Result<String, PagerClientError>]) { self.answers = answers }
+        func refresh() throws(PagerClientError) -> String {
+            calls += 1
+            return try answers.removeFirst().get()
+        }
+    }
+
+    /// A refreshToken that got no answer is asked again after the backoff, and the stream opens
+    /// with the token it then gives; one that throws a PagerClientError ends the sequence with it.
+    @Test func aRefreshTokenWithNoAnswerIsAskedAgainAndItsOwnErrorEndsTheStream() async throws {
+        let server = try await Self.server()
+        let admin = server.client(token: Self.authToken)
+        let state = try await admin.createSession(template: "mall")
+        let fresh = try await admin.mintToken(scope: .watch)
+        let now = Int(Date().timeIntervalSince1970)
+        let refused = try #require(
+            try await Self.verifier().mint(.watch, for: state.id, issuedAt: now - 100, expiresAt: now - 40))
+
+        let offline = ScriptedRefresher([.failure(.transport(detail: "offline")), .success(fresh.token)])
+        let follower = PagerClient(baseURL: server.url, token: fresh.token, refreshToken: { try await offline.refresh() })
+        try await follower.open(sessionID: state.id)
+        follower.setToken(refused)
+        var kinds: [String] = []
+        for try await event in try await follower.events() {
+            kinds.append("\(event.state.version) \(event.kind.rawValue)")
+            break
+        }
+        #expect(kinds == ["1 state"])
+        #expect(await offline.calls == 2)
+
+        let signedOut = PagerClientError.problem(PagerProblem(status: 403, code: "forbidden", detail: "signed out"))
+        let refusing = ScriptedRefresher([.failure(signedOut)])
+        let stale = PagerClient(baseURL: server.url, token: fresh.token, refreshToken: { try await refusing.refresh() })
+        try await stale.open(sessionID: state.id)
+        stale.setToken(refused)
+        let ended = await refusal { for try await _ in try await stale.events() {} }
+        #expect(ended == signedOut)
+        #expect(await refusing.calls == 1)
+    }
+
     static func verifier() async throws -> AccessVerifier {
         AccessVerifier(
             keys: try await AccessKeys.make(try AccessKeyDefinition.parse(text: Self.keys)), audience: "pagerd",

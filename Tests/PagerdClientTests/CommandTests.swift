@@ -131,6 +131,9 @@ import Testing
         if case .problem(let problem) = stale {
             #expect(problem.currentVersion == 2 && problem.knownCode == .versionMismatch)
         }
+        // The refusal made the client read the state it lost to.
+        let current = try await other.refresh()
+        #expect(await mine.state == current && current.version == 2)
 
         _ = try await other.next()
         var attempts: [Int] = []
@@ -138,7 +141,7 @@ import Testing
             attempts.append(state.version)
             return try await mine.select(index: (state.index ?? 0) - 1)
         }
-        #expect(attempts == [1, 3])  // first with the stale state, then with the one read again
+        #expect(attempts == [2, 3])  // first with the state held, then with the one it lost to
         #expect(moved.version == 4 && moved.index == 2)
 
         let none = try await mine.next(ifMatch: .none)
@@ -156,12 +159,29 @@ import Testing
             attempts.append(state.version)
             if attempts.count == 1 {
                 _ = try await other.next()  // another client moves the pager…
-                _ = try await mine.refresh()  // …and this client learns of it (as from an event)
+                // …and this client learns of it in another task (as from its events)
+                _ = try await Task.detached { try await mine.refresh() }.value
             }
             // Computed from `state`: sent with its version, refused while that is not current.
             return try await mine.select(index: (state.index ?? 0) + 1)
         }
         #expect(attempts == [1, 2])
         #expect(moved.version == 3 && moved.index == 2)
+    }
+
+    @Test func aChangeOfTwoRequestsSendsTheSecondAtTheVersionTheFirstMade() async throws {
+        let server = try await Server()
+        let mine = server.client()
+        _ = try await mine.createSession(template: "media")
+        var attempts: [Int] = []
+        let moved = try await mine.retryingOnConflict { state in
+            attempts.append(state.version)
+            _ = try await mine.next()
+            return try await mine.next()
+        }
+        #expect(attempts == [1])  // no conflict with itself: one attempt, two pages
+        #expect(moved.version == 3 && moved.index == 2)
+        // Outside the change, `.lastKnown` is the state held again.
+        #expect(try await mine.previous().version == 4)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import PagerdClient
 import Testing
 
@@ -88,6 +90,22 @@ struct PredictionTests {
         let answered = try await mine.scroll(.progress(-0.5))
         expectClose(predicted, ScrollMembers(of: answered), "after another client's PATCH")
         #expect(predicted.transition?.to == 2)
+    }
+
+    @Test func framesDrawnDuringASettingsReadShareIt() async throws {
+        let server = try await Server()
+        let reads = SettingsReads()
+        let client = PagerClient(baseURL: server.url, transport: CountingTransport(reads: reads))
+        _ = try await client.createSession(template: "mall")
+        // Sixty frames at once, with no settings held: one read for all of them.
+        let predicted = try await withThrowingTaskGroup(of: ScrollMembers.self) { group in
+            for frame in 1...60 { group.addTask { try await client.predictScroll(.progress(Double(frame) / 100)) } }
+            return try await group.reduce(into: [ScrollMembers]()) { $0.append($1) }
+        }
+        #expect(predicted.count == 60)
+        #expect(reads.count == 1)
+        _ = try await client.predictScroll(.progress(0.7))
+        #expect(reads.count == 1)
     }
 
     /// Swipes `testCase` through every progress and form, comparing `predictor` with pagerd.
@@ -195,4 +213,25 @@ func expectClose(
     if !differences.isEmpty {
         Issue.record("\(context): \(differences.joined(separator: ", ")) differ", sourceLocation: sourceLocation)
     }
+}
+
+/// Counts the settings reads a client sends, passing every request to the default transport.
+private struct CountingTransport: ClientTransport {
+    let reads: SettingsReads
+    let next = PagerClient.defaultTransport()
+
+    func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if operationID == "getSettings" { reads.increment() }
+        return try await next.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+private final class SettingsReads: @unchecked Sendable {
+    // @unchecked: `stored` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var stored = 0
+    var count: Int { lock.withLock { stored } }
+    func increment() { lock.withLock { stored += 1 } }
 }
