@@ -148,7 +148,8 @@ import Testing
             try await Self.verifier().mint(.watch, for: state.id, issuedAt: now - 100, expiresAt: now - 40))
 
         let offline = ScriptedRefresher([.failure(.transport(detail: "offline")), .success(fresh.token)])
-        let follower = PagerClient(baseURL: server.url, token: fresh.token, refreshToken: { try await offline.refresh() })
+        let follower = PagerClient(
+            baseURL: server.url, token: fresh.token, refreshToken: { try await offline.refresh() })
         try await follower.open(sessionID: state.id)
         follower.setToken(refused)
         var kinds: [String] = []
