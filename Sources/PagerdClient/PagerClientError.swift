@@ -64,6 +64,12 @@ public enum PagerClientError: Error, Sendable, Hashable, CustomStringConvertible
             return from(error.underlyingError)
         case is CancellationError: return .cancelled
         case is DecodingError: return .unexpectedResponse(status: 200, detail: "\(error)")
+        case is EncodingError:
+            // A value JSON cannot carry (a NaN or infinite number): refused here, as pagerd would.
+            return .problem(
+                PagerProblem(
+                    status: 400, code: ProblemCode.invalidRequest.rawValue,
+                    detail: "The request was not sent: a value JSON cannot carry (\(error))."))
         default: return Task.isCancelled ? .cancelled : .transport(detail: "\(error)")
         }
     }

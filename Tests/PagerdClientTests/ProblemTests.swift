@@ -111,6 +111,13 @@ private struct PageTransport: ClientTransport {
         let notFound = await refusal { try await misplaced.templates() }
         #expect(notFound?.status == 404 && notFound?.code == "not_found")
 
+        // A number JSON cannot carry is refused before anything is sent, as pagerd would refuse it.
+        let client = server.client()
+        let created = try await client.createSession(template: "media")
+        let infinite = await refusal { try await client.scroll(.progress(.infinity)) }
+        #expect(infinite?.status == 400 && infinite?.code == "invalid_request")
+        #expect(try await client.refresh().version == created.version)
+
         try await server.stop()
         let nobody = PagerClient(baseURL: server.url)
         let down = await refusal { try await nobody.templates() }
