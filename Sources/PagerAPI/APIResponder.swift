@@ -106,7 +106,7 @@ public struct APIResponder: HTTPResponder {
 
     public func respond(to request: Request) -> Reply {
         let started = ContinuousClock.now
-        let (answer, route) = self.route(request)
+        let (answer, route) = self.answer(to: request)
         switch answer {
         case .now(let response):
             return .now(finish(response, route: route, for: request, started: started))
@@ -150,9 +150,10 @@ public struct APIResponder: HTTPResponder {
     /// The method a request is routed by: HEAD as GET.
     private static func routed(_ method: HTTPRequest.Method) -> HTTPRequest.Method { method == .head ? .get : method }
 
-    /// The matched route's answer (or the refusal that stands for it) and the pattern the
-    /// metrics count it under.
-    private func route(_ request: Request) -> (RouteAnswer, String) {
+    /// The answer to `request`: its route found, the credentials checked (401, 403), the origin
+    /// checked and the route's handler run; or the refusal that stands for it. With the pattern
+    /// the metrics count it under.
+    private func answer(to request: Request) -> (RouteAnswer, String) {
         let method = Self.routed(request.method)
         if method == .options {
             return (.now(cors.preflight(for: request, allowed: allowedMethods(for: request.path))), "OPTIONS")
