@@ -632,13 +632,14 @@ async function endDrag(event) {
   const from = target.state;
   const released = event.type === "pointercancel" ? finished.swipe.cancel() : finished.swipe.release();
   const play = settle(target, from, finished.swipe.drawn, finished.swipe.settle);
-  settling = Promise.all([released, play]);
+  // Both run to their end, even when the release fails: the animation is not cut short.
+  settling = Promise.allSettled([released, play]);
   let result = null;
   try {
-    [result] = await settling;
-  } catch (error) {
+    const [outcome] = await settling;
+    if (outcome.status === "fulfilled") result = outcome.value;
     // The release's end failed (the swipe stays in flight on the server until it times out).
-    if (session === target) $("error").textContent = error.message;
+    else if (session === target) $("error").textContent = outcome.reason.message;
   } finally {
     settling = null;
     if (session === target && !animating) render(target.state);

@@ -570,7 +570,9 @@ export interface ClientOptions {
   /**
    * Answers a new token when an event stream's access token expired (an `expired` event, or a
    * reconnection refused 401), once until the stream opens again; the stream resumes from the
-   * version reached. A new token refused too stops the stream.
+   * version reached. One that got no answer (a fetch's TypeError, or a network_error) is an
+   * "error" event and is asked again after a wait (250 ms doubling to 5 s); one that fails
+   * otherwise, or a new token refused too, stops the stream.
    */
   refreshToken?: () => Promise<string> | string;
   /** The fetch to use (the global one by default). */
@@ -579,6 +581,7 @@ export interface ClientOptions {
    * Milliseconds an event stream's connection may stay silent (no event, no heartbeat) before
    * it is given up, reported as a network_error "error" event, and opened again from the version
    * reached. Default 45,000: three of pagerd's 15 s heartbeats (raise it with `eventHeartbeat`).
+   * At most 2,147,483,647; Infinity never gives up.
    */
   silenceTimeout?: number;
 }

@@ -820,6 +820,11 @@ function fetchFailure(error, signal) {
   });
 }
 
+/** Whether `error` says a request got no answer (fetch's TypeError, or network_error). */
+function gotNoAnswer(error) {
+  return error instanceof TypeError || (error instanceof PagerdError && error.code === "network_error");
+}
+
 /** The "aborted" PagerdError of `signal`, already aborted (its reason as `cause`). */
 function abortedBy(signal) {
   return fetchFailure(signal.reason, signal);
@@ -827,21 +832,29 @@ function abortedBy(signal) {
 
 /**
  * A signal that aborts when `a` or `b` does (either may be absent): a call's own signal with the
- * one of what it belongs to. `AbortSignal.any` adds no listener to `a` or `b`, so signals that
- * outlive many calls gather nothing; where it is missing (browsers before 2024), a listener on
- * each stays until that signal aborts or is collected.
+ * one of what it belongs to; and `dispose()`, which takes the listeners this put on `a` and `b`
+ * off again once the work is over, so that a signal that outlives many calls gathers nothing.
  * @param {AbortSignal | undefined | null} a
  * @param {AbortSignal | undefined | null} b
- * @returns {AbortSignal | undefined}
+ * @returns {{signal: AbortSignal | undefined, dispose: () => void}}
  */
 function eitherSignal(a, b) {
-  if (!a || !b || a === b) return a ?? b ?? undefined;
-  if (a.aborted) return a;
-  if (b.aborted) return b;
-  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  const nothing = () => {};
+  if (!a || !b || a === b) return { signal: a ?? b ?? undefined, dispose: nothing };
+  if (a.aborted) return { signal: a, dispose: nothing };
+  if (b.aborted) return { signal: b, dispose: nothing };
   const controller = new AbortController();
-  for (const signal of [a, b]) signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  return controller.signal;
+  const fromA = () => controller.abort(a.reason);
+  const fromB = () => controller.abort(b.reason);
+  a.addEventListener("abort", fromA, { once: true });
+  b.addEventListener("abort", fromB, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      a.removeEventListener("abort", fromA);
+      b.removeEventListener("abort", fromB);
+    },
+  };
 }
 
 /** The first characters of a body that is not JSON, on one line, for an error's detail. */
@@ -945,7 +958,13 @@ function unlessAborted(work, signal) {
   });
 }
 
-/** Calls `onSilence` once `ms` milliseconds pass without a restart(); stop() ends the wait. */
+/** The longest wait a timer takes (setTimeout fires at once past it). */
+const MAX_TIMER = 2_147_483_647;
+
+/**
+ * Calls `onSilence` once `ms` milliseconds pass without a restart() (never, for Infinity);
+ * stop() ends the wait.
+ */
 class Silence {
   constructor(ms, onSilence) {
     this.ms = ms;
@@ -956,7 +975,7 @@ class Silence {
 
   restart() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(this.onSilence, this.ms);
+    if (this.ms !== Infinity) this.timer = setTimeout(this.onSilence, this.ms);
   }
 
   stop() {
@@ -973,19 +992,21 @@ export class PagerdClient {
    *   "" (the default) for the page's own.
    * @param {string} [options.token] The bearer token, when the server requires one: its
    *   authToken, or an access token.
-   * @param {() => Promise<string> | string} [options.refreshToken] Called when an event stream's access
-   *   token expired (an `expired` event, or a reconnection refused 401), once until the stream
-   *   opens again: answers a new token, and the stream resumes where it stopped. Without it, or
-   *   when the new token is refused too, the stream stops ("stopped", code token_expired, or the
-   *   401).
+   * @param {() => Promise<string> | string} [options.refreshToken] Called when an event
+   *   stream's access token expired (an `expired` event, or a reconnection refused 401), once
+   *   until the stream opens again: answers a new token, and the stream resumes where it
+   *   stopped. When it got no answer (a fetch's TypeError, or a network_error), it is asked
+   *   again after a wait. Without it, when it fails otherwise, or when the new token is refused
+   *   too, the stream stops ("stopped", code token_expired, or the 401).
    * @param {typeof fetch} [options.fetch] The fetch to use (the global one by default).
    * @param {number} [options.silenceTimeout] Milliseconds an event stream's connection may stay
    *   silent before it is given up and opened again (45,000 by default: three of pagerd's 15 s
-   *   heartbeats; raise it with the server's `eventHeartbeat`).
+   *   heartbeats; raise it with the server's `eventHeartbeat`), at most 2,147,483,647 (a timer's
+   *   limit); Infinity never gives up.
    */
   constructor({ baseURL = "", token, refreshToken, fetch: fetchFunction, silenceTimeout = 45_000 } = {}) {
-    if (!(typeof silenceTimeout === "number" && silenceTimeout > 0 && Number.isFinite(silenceTimeout))) {
-      throw new PagerdError({ code: "invalid_request", detail: "silenceTimeout must be a positive number of milliseconds.", field: "silenceTimeout" });
+    if (!(typeof silenceTimeout === "number" && silenceTimeout > 0 && (silenceTimeout <= MAX_TIMER || silenceTimeout === Infinity))) {
+      throw new PagerdError({ code: "invalid_request", detail: `silenceTimeout must be from 1 to ${MAX_TIMER} milliseconds, or Infinity.`, field: "silenceTimeout" });
     }
     /** @type {string} */
     this.baseURL = baseURL.replace(/\/$/, "");
@@ -1519,9 +1540,12 @@ export class Session extends EventTarget {
       let response;
       const jitter = Math.random();
       let wait = delay * (1 - jitter / 2);
-      // This connection alone, given up when nothing (not even a heartbeat) arrives for
-      // silenceTimeout: a connection a network dropped without closing it.
+      // This connection alone: ended with the stream, and given up when nothing (not even a
+      // heartbeat) arrives for silenceTimeout, as a network that dropped it without closing it
+      // would leave it.
       const connection = new AbortController();
+      const endConnection = () => connection.abort(controller.signal.reason);
+      controller.signal.addEventListener("abort", endConnection, { once: true });
       const silence = new Silence(this.client.silenceTimeout, () => connection.abort(new PagerdError({
         code: "network_error",
         detail: `The event stream was silent for ${this.client.silenceTimeout / 1000} s; connecting again.`,
@@ -1529,7 +1553,7 @@ export class Session extends EventTarget {
       try {
         response = await this.client.fetch(`${this.client.baseURL}${this.path("/events")}`, {
           headers: this.client.headers({ Accept: "text/event-stream", "Last-Event-ID": String(this.state.version) }),
-          signal: eitherSignal(controller.signal, connection.signal),
+          signal: connection.signal,
         });
         if (!response.ok || !/text\/event-stream/.test(response.headers.get("Content-Type") ?? "")) {
           let refusal;
@@ -1564,6 +1588,7 @@ export class Session extends EventTarget {
         this.dispatchEvent(new SessionEvent("error", { error: failure }));
       } finally {
         silence.stop();
+        controller.signal.removeEventListener("abort", endConnection);
       }
       if (this.stream !== controller) return;
       const refreshing = this.#refreshing;
@@ -1621,17 +1646,32 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Asks refreshToken for a new token, which the client then holds; the stream stops
-   * (token_expired) when none comes. The loop of `controller`'s stream awaits `#refreshing` (or
-   * the stream's end), then opens again.
+   * Asks refreshToken for a new token, which the client then holds. When it got no answer (it
+   * threw a fetch's TypeError or a network_error PagerdError: the device offline a moment), that
+   * is an "error" event and it is asked again, 250 ms later doubling to 5 s; when it fails
+   * otherwise, the stream stops (token_expired). The loop of `controller`'s stream awaits
+   * `#refreshing` (or the stream's end), then opens again.
    */
   #renew(controller) {
-    // Called through a promise, so that a refreshToken that throws, or answers a plain string,
-    // is handled the same way.
-    const done = Promise.resolve().then(() => this.client.refreshToken()).then(
-      (token) => { this.client.token = token; },
-      (cause) => this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause })),
-    );
+    const done = (async () => {
+      for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
+        try {
+          // Awaited, so that a refreshToken that throws, or answers a plain string, counts the
+          // same as one that rejects or resolves.
+          this.client.token = await this.client.refreshToken();
+          return;
+        } catch (cause) {
+          if (this.stream !== controller) return;
+          if (!gotNoAnswer(cause)) {
+            this.#stop(controller, new PagerdError({ status: 401, code: "token_expired", detail: "The event stream's token expired and no new one came.", cause }));
+            return;
+          }
+          this.dispatchEvent(new SessionEvent("error", { error: fetchFailure(cause, controller.signal) }));
+          await pause(delay * (1 - Math.random() / 2), controller.signal);
+          if (this.stream !== controller) return;
+        }
+      }
+    })();
     this.#refreshing = { controller, done };
   }
 
@@ -1696,7 +1736,8 @@ export class Session extends EventTarget {
  * end). Aborting it abandons the drag where it is: no more frames or reports, the request in
  * flight is cancelled, and `release()` and `cancel()` reject with a PagerdError whose code is
  * "aborted" (nothing ends the swipe on the server then: `session.end()` does, or `dragTimeout`).
- * `release({signal})` and `cancel({signal})` take a signal of their own for their requests.
+ * `release({signal})` and `cancel({signal})` take a signal of their own for their requests and
+ * their waits.
  */
 export class Drag {
   /**
@@ -1871,9 +1912,12 @@ export class Drag {
    * them, and sets `settle` then), and ends it on the server with one
    * `transition end {velocity}` once the report in flight is answered (sent again after a
    * conflict while the server's state still has this swipe in flight; a swipe another client
-   * ended or turned, seen by the end or by a report, goes to `onError`, and nothing is sent). Resolves with the state after the release; rejects
-   * with a PagerdError whose code is "aborted" when `signal` (or the drag's) cancels its requests, and then sends nothing more. Only the first release() or
-   * cancel() counts: a later one answers the same promise.
+   * ended or turned, seen by the end or by a report, goes to `onError`, and nothing is sent).
+   * Resolves with the state after the release. Rejects with the PagerdError of an end that
+   * failed (no answer, the session gone, a token refused, a 5xx, a third conflict), and with
+   * one whose code is "aborted" as soon as `signal` (or the drag's) aborts, even while it waits
+   * for the report in flight or the next report's turn; then nothing more is sent. Only the
+   * first release() or cancel() counts: a later one answers the same promise.
    * @param {import("./pagerd.js").RequestOptions} options
    * @returns {Promise<import("./pagerd.js").State>}
    */
@@ -1920,7 +1964,9 @@ export class Drag {
       const settings = this.session.settings;
       return settings ? predictRelease(s, settings, velocity) : Math.abs(signedProgress(s)) >= 0.5;
     };
-    this.released = this.#end(this.#settling(decide, velocity), decide, velocity, byRelease, eitherSignal(this.signal, signal));
+    const either = eitherSignal(this.signal, signal);
+    this.released = this.#end(this.#settling(decide, velocity), decide, velocity, byRelease, either.signal)
+      .finally(either.dispose);
     return this.released;
   }
 

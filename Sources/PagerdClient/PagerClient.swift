@@ -254,8 +254,12 @@ public actor PagerClient {
         } catch {
             let failure = PagerClientError.from(error)
             // A change refused because the session moved on: the state it lost to is read, so
-            // that `.lastKnown` names it from now on (a failed read leaves the state held).
-            if failure.code == ProblemCode.versionMismatch.rawValue { _ = try? await refresh() }
+            // that `.lastKnown` names it from now on (a failed read leaves the state held). Read
+            // outside any change of retryingOnConflict: that change's version stays the one it
+            // was given, so its next request is refused too, not applied to a state it never saw.
+            if failure.code == ProblemCode.versionMismatch.rawValue {
+                _ = try? await PagerClient.$pinnedVersion.withValue(nil) { try await refresh() }
+            }
             throw failure
         }
     }

@@ -13,7 +13,8 @@ public enum PagerClientError: Error, Sendable, Hashable, CustomStringConvertible
     case noSession
     /// The calling task was cancelled.
     case cancelled
-    /// ``PagerClient/predictScroll(_:)`` was called on a client made without a predictor.
+    /// ``PagerClient/predictScroll(_:)`` was called on a client made without a predictor, or
+    /// found the session's settings changed again after each of three reads.
     case predictionUnavailable
 
     /// The HTTP status of a refusal or an unexpected answer.

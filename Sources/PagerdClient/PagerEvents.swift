@@ -43,8 +43,8 @@ extension PagerClient {
     ///   from the client's `refreshToken` when it has one, else with the token set by then
     ///   (``PagerClient/setToken(_:)``). A new connection refused 401 asks `refreshToken` too,
     ///   unless it already answered since the last connection opened. A `refreshToken` that got
-    ///   no answer (it threw ``PagerClientError/transport(detail:)`` or a `URLError`) is asked
-    ///   again after the backoff. If the server refuses the token (`401 unauthorized`) or
+    ///   no answer (it threw ``PagerClientError/transport(detail:)`` or a `URLError` of
+    ///   connectivity, such as `.notConnectedToInternet`) is asked again after the backoff. If the server refuses the token (`401 unauthorized`) or
     ///   `refreshToken` throws anything else, the sequence ends: with what it threw when that is
     ///   a ``PagerClientError``, else with `.problem` (401, `unauthorized`) describing it; and
     ///   `events(after: state.version)` with a new token resumes it. A task cancelled while
@@ -204,7 +204,8 @@ public struct PagerEvents: AsyncSequence, Sendable {
 
         /// Asks `refreshToken` for a new token and makes it the client's; false when the task was
         /// cancelled meanwhile. When it got no answer (it threw a ``PagerClientError/transport(detail:)``
-        /// or a `URLError`: the device offline a moment), it is asked again after the backoff.
+        /// or a `URLError` of connectivity: the device offline a moment), it is asked again after
+        /// the backoff.
         /// Otherwise what it threw ends the sequence: a ``PagerClientError`` as it is, any other
         /// error as `.problem` (401, `unauthorized`) with the error in its detail.
         private mutating func renewToken() async throws(PagerClientError) -> Bool {
@@ -229,10 +230,16 @@ public struct PagerEvents: AsyncSequence, Sendable {
             }
         }
 
-        /// Whether `error` says a request got no answer (worth asking again).
+        /// Whether `error` says a request got no answer (worth asking again): the client's
+        /// transport error, or a `URLError` of connectivity.
         static func gotNoAnswer(_ error: any Error) -> Bool {
             if case .transport = error as? PagerClientError { return true }
-            return error is URLError
+            guard let error = error as? URLError else { return false }
+            let connectivity: Set<URLError.Code> = [
+                .notConnectedToInternet, .networkConnectionLost, .timedOut, .cannotConnectToHost, .cannotFindHost,
+                .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive,
+            ]
+            return connectivity.contains(error.code)
         }
 
         /// Waits before the next connection, at least `retryAfter` seconds (a refusal's

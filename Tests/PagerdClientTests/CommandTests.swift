@@ -183,5 +183,19 @@ import Testing
         #expect(moved.version == 3 && moved.index == 2)
         // Outside the change, `.lastKnown` is the state held again.
         #expect(try await mine.previous().version == 4)
+
+        // A conflict the change swallows does not move its version on: its next request, made
+        // on the state it was given, is refused too, not applied to a state it never saw.
+        let other = server.client()
+        try await other.open(sessionID: moved.id)
+        _ = try await other.next()  // version 5
+        let refused = await refusal {
+            try await mine.retryingOnConflict(maxAttempts: 1) { _ in
+                _ = try? await mine.next()
+                return try await mine.next()
+            }
+        }
+        #expect(refused?.code == "version_mismatch")
+        #expect(try await other.refresh().version == 5)
     }
 }

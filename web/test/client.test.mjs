@@ -335,7 +335,7 @@ describe("against pagerd", () => {
 describe("against a fake server", () => {
   let fake;
   let base;
-  const seen = { silent: [], flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [], rerefused: [] };
+  const seen = { silent: [], offline: [], flaky: 0, flakyTimes: [], lastEventIDs: [], renewed: [], settingsReads: 0, relogin: [], rerefused: [] };
 
   before(async () => {
     fake = http.createServer((request, response) => {
@@ -400,6 +400,14 @@ describe("against a fake server", () => {
           // without closing it); the next one brings version 2.
           seen.silent.push(request.headers["last-event-id"]);
           if (seen.silent.length === 1) return stream(`id: 1\nevent: state\ndata: ${state(1)}\n\n`);
+          return stream(`id: 2\nevent: pageChanged\ndata: ${state(2)}\n\n`);
+        case "/v1/sessions/offline/events":
+          // The first token's stream expires at version 1; the token refreshToken finally gets resumes it.
+          seen.offline.push(request.headers.authorization);
+          if (request.headers.authorization === "Bearer first") {
+            stream(`id: 1\nevent: state\ndata: ${state(1)}\n\nevent: expired\ndata: {"version": 1}\n\n`);
+            return response.end();
+          }
           return stream(`id: 2\nevent: pageChanged\ndata: ${state(2)}\n\n`);
         case "/v1/sessions/burst/events":
           // Three events in one write: the reader gets them in one chunk.
@@ -593,7 +601,10 @@ describe("against a fake server", () => {
   });
 
   test("a stream silent for silenceTimeout is given up (network_error) and opened again from the version reached", async () => {
-    assert.throws(() => new PagerdClient({ silenceTimeout: 0 }), (e) => e instanceof PagerdError && e.field === "silenceTimeout");
+    for (const bad of [0, -1, Number.NaN, 2 ** 31]) {
+      assert.throws(() => new PagerdClient({ silenceTimeout: bad }), (e) => e instanceof PagerdError && e.field === "silenceTimeout");
+    }
+    assert.equal(new PagerdClient({ silenceTimeout: Infinity }).silenceTimeout, Infinity);
     const session = new Session(new PagerdClient({ baseURL: base, silenceTimeout: 300 }), { id: "silent", version: 0 });
     const errors = [];
     session.addEventListener("error", (event) => errors.push(event.detail.error));
@@ -634,6 +645,25 @@ describe("against a fake server", () => {
     assert.ok(await until(() => plain.version === 2));
     plain.unfollow();
     assert.equal(client.token, "second");
+  });
+
+  test("a refreshToken that got no answer is asked again; the stream resumes with the token it then gives", async () => {
+    let asked = 0;
+    const client = new PagerdClient({
+      baseURL: base, token: "first",
+      refreshToken: async () => {
+        asked += 1;
+        if (asked === 1) throw new TypeError("fetch failed"); // offline a moment
+        return "second";
+      },
+    });
+    const session = new Session(client, { id: "offline", version: 0 });
+    const errors = [];
+    session.addEventListener("error", (event) => errors.push(event.detail.error));
+    session.follow();
+    assert.ok(await until(() => session.version === 2));
+    session.unfollow();
+    assert.deepEqual([asked, errors.map((e) => e.code), seen.offline], [2, ["network_error"], ["Bearer first", "Bearer second"]]);
   });
 
   test("a stream whose token expired stops with token_expired", async () => {
