@@ -136,40 +136,6 @@ import Testing
         }
     }
 
-    /// A refreshToken that got no answer is asked again after the backoff, and the stream opens
-    /// with the token it then gives; one that throws a PagerClientError ends the sequence with it.
-    @Test func aRefreshTokenWithNoAnswerIsAskedAgainAndItsOwnErrorEndsTheStream() async throws {
-        let server = try await Self.server()
-        let admin = server.client(token: Self.authToken)
-        let state = try await admin.createSession(template: "mall")
-        let fresh = try await admin.mintToken(scope: .watch)
-        let now = Int(Date().timeIntervalSince1970)
-        let refused = try #require(
-            try await Self.verifier().mint(.watch, for: state.id, issuedAt: now - 100, expiresAt: now - 40))
-
-        let offline = ScriptedRefresher([.failure(.transport(detail: "offline")), .success(fresh.token)])
-        let follower = PagerClient(
-            baseURL: server.url, token: fresh.token, refreshToken: { try await offline.refresh() })
-        try await follower.open(sessionID: state.id)
-        follower.setToken(refused)
-        var kinds: [String] = []
-        for try await event in try await follower.events() {
-            kinds.append("\(event.state.version) \(event.kind.rawValue)")
-            break
-        }
-        #expect(kinds == ["1 state"])
-        #expect(await offline.calls == 2)
-
-        let signedOut = PagerClientError.problem(PagerProblem(status: 403, code: "forbidden", detail: "signed out"))
-        let refusing = ScriptedRefresher([.failure(signedOut)])
-        let stale = PagerClient(baseURL: server.url, token: fresh.token, refreshToken: { try await refusing.refresh() })
-        try await stale.open(sessionID: state.id)
-        stale.setToken(refused)
-        let ended = await refusal { for try await _ in try await stale.events() {} }
-        #expect(ended == signedOut)
-        #expect(await refusing.calls == 1)
-    }
-
     static func verifier() async throws -> AccessVerifier {
         AccessVerifier(
             keys: try await AccessKeys.make(try AccessKeyDefinition.parse(text: Self.keys)), audience: "pagerd",
@@ -178,7 +144,8 @@ import Testing
 
     /// A token already refused (more than 30 s past its `exp`) when the stream connects: the 401
     /// asks refreshToken once, and the stream opens with its token; a refreshToken that fails, or
-    /// answers a token refused too, ends the sequence with 401.
+    /// answers a token refused too, ends the sequence with 401; one that got no answer is asked
+    /// again after the backoff, and one that throws a PagerClientError ends it with that error.
     @Test func aStreamRefused401AsksRefreshTokenOnce() async throws {
         let server = try await Self.server()
         let admin = server.client(token: Self.authToken)
@@ -209,6 +176,26 @@ import Testing
         #expect(ended?.status == 401 && ended?.code == "unauthorized")
         #expect(ended.map { "\($0)".contains("refreshToken") } == true)
         #expect(await failing.calls == 1)
+
+        let offline = ScriptedRefresher([.failure(.transport(detail: "offline")), .success(fresh.token)])
+        let patient = PagerClient(
+            baseURL: server.url, token: fresh.token, refreshToken: { try await offline.refresh() })
+        try await patient.open(sessionID: state.id)
+        patient.setToken(refused)
+        for try await event in try await patient.events() {
+            #expect(event.state.version == 1 && event.kind == .state)
+            break
+        }
+        #expect(await offline.calls == 2)
+
+        let signedOut = PagerClientError.problem(PagerProblem(status: 403, code: "forbidden", detail: "signed out"))
+        let refusing = ScriptedRefresher([.failure(signedOut)])
+        let signedOff = PagerClient(
+            baseURL: server.url, token: fresh.token, refreshToken: { try await refusing.refresh() })
+        try await signedOff.open(sessionID: state.id)
+        signedOff.setToken(refused)
+        #expect(await refusal { for try await _ in try await signedOff.events() {} } == signedOut)
+        #expect(await refusing.calls == 1)
 
         // A token refreshToken answers that is refused too ends the sequence with that 401.
         let same = Refresher(token: refused)
