@@ -60,7 +60,7 @@ public actor PagerClient {
     var pendingSettingsRead: Task<PagerSettings, any Error>?
     /// The tokens pagerd minted for the session this client created (`control` and `watch`),
     /// when the server signs tokens and the create was made with `authToken` or a `create`
-    /// token; nil otherwise, and once the client opens or deletes a session.
+    /// token; nil otherwise, and once the client opens another session or deletes this one.
     public private(set) var access: SessionAccess?
 
     /// Creates a client of the pagerd at `baseURL`.
@@ -131,6 +131,9 @@ public actor PagerClient {
     @discardableResult
     public func open(sessionID id: String) async throws(PagerClientError) -> PagerState {
         let read = try await call { try await api.getSession(path: .init(id: id)).ok.body.json }
+        // The session held already: kept as it is but for a newer state (an event may have
+        // brought one during the read).
+        if sessionID == id { return adopt(read) }
         sessionID = id
         state = read
         settings = nil

@@ -198,4 +198,21 @@ import Testing
         #expect(refused?.code == "version_mismatch")
         #expect(try await other.refresh().version == 5)
     }
+
+    @Test func openingTheSessionHeldKeepsItsSettingsAndNewestState() async throws {
+        let server = try await Server()
+        let mine = server.client()
+        let created = try await mine.createSession(template: "media")
+        _ = try await mine.loadSettings()
+        let moved = try await mine.next()
+        let reopened = try await mine.open(sessionID: created.id)
+        #expect(reopened.version == moved.version && reopened.index == moved.index)
+        #expect(await mine.settings != nil)
+        #expect(await mine.state?.version == moved.version)
+        // Another session replaces it all.
+        let other = try await server.client().createSession(template: "mall")
+        #expect(try await mine.open(sessionID: other.id).id == other.id)
+        #expect(await mine.settings == nil)
+        #expect(await mine.state == other)
+    }
 }
