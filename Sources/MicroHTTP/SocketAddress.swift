@@ -59,7 +59,11 @@ public struct PeerAddress: Sendable, Hashable {
         case AF_INET6:
             let v6 = address.loadUnaligned(as: sockaddr_in6.self)
             withUnsafeBytes(of: v6.sin6_addr) { raw in
-                if raw.prefix(12).elementsEqual(Self.mappedPrefix) {
+                // ::ffff:0:0/96: ten zero bytes, then two of 0xFF.
+                let mapped =
+                    raw.loadUnaligned(as: UInt64.self) == 0
+                    && raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == UInt32(0x0000_FFFF).bigEndian
+                if mapped {
                     // An IPv4 client of a dual-stack socket (::ffff:a.b.c.d) is that IPv4 client.
                     family = AF_INET
                     bytes.0 = UInt64(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
@@ -82,9 +86,6 @@ public struct PeerAddress: Sendable, Hashable {
         hasher.combine(bytes.0)
         hasher.combine(bytes.1)
     }
-
-    /// The first 12 bytes of an IPv4-mapped IPv6 address.
-    private static let mappedPrefix: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
 
     /// The address of `text` (an IPv4 or IPv6 literal); nil when it is neither.
     public init?(text: String) {

@@ -32,7 +32,7 @@ struct SessionRoutes {
             let required = context.request.requiredVersion
             return try answer(session: id, in: engines) { engine throws(EngineError) in
                 let read = try engine.read(id, unlessVersionIn: unchanged)
-                if let required, !required.accepts(read.version) { throw .versionMismatch(current: read.version) }
+                try required?.check(read.version)
                 return read
             } then: { read in
                 stateOrNotModified(read)
@@ -214,9 +214,7 @@ struct SessionRoutes {
             let required = context.request.requiredVersion
             return try answer(session: id, in: engines) { engine throws(EngineError) in
                 let snapshot = try engine.snapshot(of: id)
-                if let required, !required.accepts(snapshot.version) {
-                    throw .versionMismatch(current: snapshot.version)
-                }
+                try required?.check(snapshot.version)
                 return snapshot
             } then: { snapshot in
                 if let unchanged, unchanged.accepts(snapshot.version) {

@@ -139,9 +139,7 @@ extension PagerEngine {
         if store?.isShared == true, session.inFlight > 0, let pending = session.newestCommit {
             throw .changeInFlight(pending)
         }
-        if let precondition, !precondition.accepts(session.pager.version) {
-            throw .versionMismatch(current: session.pager.version)
-        }
+        try precondition?.check(session.pager.version)
         if let expectedVersion, session.pager.version != expectedVersion {
             throw .versionMismatch(current: session.pager.version)
         }
@@ -214,9 +212,7 @@ extension PagerEngine {
         guard let session = liveSession(id, now: clock.now()), session.acceptsCommands else {
             throw .sessionNotFound
         }
-        if let precondition, !precondition.accepts(session.pager.version) {
-            throw .versionMismatch(current: session.pager.version)
-        }
+        try precondition?.check(session.pager.version)
         guard store != nil else {
             remove(id)
             return nil

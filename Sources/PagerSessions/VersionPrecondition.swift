@@ -21,6 +21,11 @@ public enum VersionPrecondition: Sendable, Equatable {
         }
     }
 
+    /// Throws `versionMismatch` naming `version` when the precondition does not accept it.
+    public func check(_ version: Int) throws(EngineError) {
+        guard accepts(version) else { throw .versionMismatch(current: version) }
+    }
+
     /// Whether `version` satisfies the precondition.
     public func accepts(_ version: Int) -> Bool {
         switch self {
