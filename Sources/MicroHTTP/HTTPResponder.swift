@@ -36,9 +36,9 @@ public enum Reply: Sendable {
 public protocol HTTPResponder: Sendable {
     /// Answers one request, on the server thread that read it: with a response now, or with
     /// work for later. It runs on one of libmicrohttpd's threads, which serve other connections
-    /// too, so it must never wait for anything slow: a lock only ever held briefly is the most
-    /// it may wait for (docs/architecture.md lists the locks pagerd's responder takes, under
-    /// «Threads and locks»).
+    /// too, so whatever it waits for delays those connections as well: it should wait for nothing
+    /// but locks held briefly (docs/architecture.md lists the locks pagerd's responder takes, and
+    /// how long each is held, under «Threads and locks»).
     func respond(to request: Request) -> Reply
 
     /// Answers a request the server refused on its own; called synchronously on a server thread

@@ -25,9 +25,9 @@ public enum HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible
 /// (``Reply``). An answer made now is queued at once. Work for later runs in a task that starts
 /// on the server thread and runs until it first suspends: if it finishes there, its answer is
 /// queued at once; otherwise the connection is suspended and the task resumes it with the
-/// answer. A server thread never waits for a task; it waits only for locks held briefly (the
-/// server's own, and those the responder takes; docs/architecture.md lists them under «Threads
-/// and locks»).
+/// answer. A server thread never waits for a task; it waits only for locks (the server's own,
+/// held for a few field writes, and those the responder takes; docs/architecture.md lists them
+/// and how long each is held under «Threads and locks»).
 public final class HTTPServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: HTTPServerConfiguration

@@ -61,6 +61,7 @@ public struct ConfigurationLoader: Sendable {
             configuration.authToken = token
         }
         var keysSource = environment[Setting.accessKeysVariable] != nil ? Setting.accessKeysVariable : path
+        var keysFromFile = false
         if let path = environment["PAGERD_ACCESS_KEYS_FILE"], !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError(setting: "accessKeys", source: path, reason: "the file cannot be read")
@@ -72,13 +73,20 @@ public struct ConfigurationLoader: Sendable {
             let setting = Setting.named("accessKeys")!
             setting.apply(&configuration, try setting.parse(text: text, source: path))
             keysSource = path
+            keysFromFile = true
         }
+        // Checked here, so that a bad key stops pagerd at start-up; the reason names the key by
+        // position and kid, never by its secret.
+        var definitions: [AccessKeyDefinition] = []
         if let keys = configuration.accessKeys {
-            // Checked here, so that a bad key stops pagerd at start-up; the reason names the key
-            // by position and kid, never by its secret.
-            do { _ = try AccessKeyDefinition.parse(keys) } catch {
+            do { definitions = try AccessKeyDefinition.parse(keys) } catch {
                 throw ConfigurationError(setting: "accessKeys", source: keysSource, reason: error.reason)
             }
+        }
+        // A file named for keys that holds none (`[]`, `null`) would start pagerd without access
+        // tokens, as an empty file would: both are refused.
+        if keysFromFile, definitions.isEmpty {
+            throw ConfigurationError(setting: "accessKeys", source: keysSource, reason: "the file holds no keys")
         }
         try validate(configuration)
         return configuration

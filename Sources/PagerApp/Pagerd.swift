@@ -130,7 +130,7 @@ public enum Pagerd {
     }
 
     /// The verifier of access tokens, when `accessKeys` holds keys (checked already by the
-    /// loader; jwt-kit prepares them here). Its log line names the kids, never a key.
+    /// loader; jwt-kit prepares them here). No key reaches a log line.
     private static func accessVerifier(
         _ configuration: Configuration
     ) async -> Result<AccessVerifier?, ConfigurationError> {

@@ -16,7 +16,9 @@ import Synchronization
 /// The engine's methods never suspend, so the lock is held for one method's work: a command or a
 /// read takes microseconds; the longest holds are bounded batches (``PagerEngine/evictionBatch``
 /// evictions, ``PagerEngine/tickBatch`` ticks, 64 each: a tick takes about 4 µs, so a batch about
-/// a quarter of a millisecond; docs/performance.md, «Auto-advance»).
+/// a quarter of a millisecond; docs/performance.md, «Auto-advance»), and a change to a watched
+/// session, which hands its event to each of the session's streams (about 2 µs a stream: an
+/// audience of thousands holds the shard for milliseconds; docs/architecture.md, «Threads»).
 ///
 /// The executor records which thread holds the lock, so "running on the engine" means exactly
 /// "on the thread that holds the lock", which is what `assumeIsolated` asks it

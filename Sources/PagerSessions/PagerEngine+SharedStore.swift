@@ -62,7 +62,9 @@ extension PagerEngine {
     /// Drops up to `limit` copies of shared sessions that no event stream holds and no change of
     /// this engine waits on, least recently listed first, so that after missed notifications they
     /// are loaded again when next asked for instead of being served stale. Nobody is told: the
-    /// sessions go on in the store. Answers how many were dropped.
+    /// sessions go on in the store. Answers how many were dropped. The walk passes over the
+    /// sessions it keeps (a change or a delete in flight), so it visits at most `limit` more
+    /// sessions than this shard has changes in flight.
     public func dropUnwatchedCopies(limit: Int = evictionBatch) -> Int {
         var dropped: [SessionID] = []
         var next = idleOrder.oldest

@@ -111,7 +111,8 @@ public actor PagerEngine {
     /// Runs `body` on the engine now, on the calling thread, waiting only while other work holds
     /// the engine: the synchronous way in. `body` must not call `withLock` on this engine again
     /// (that traps rather than deadlocks); it may not suspend, and it is held to microseconds of
-    /// work, since server threads wait for it.
+    /// work, since server threads wait for it (a change to a session with many streams holds it
+    /// longer: docs/architecture.md, «Threads»).
     ///
     /// Holding the executor's lock is what being isolated to the engine means (see
     /// ``EngineExecutor``); `assumeIsolated` checks that with the executor before it runs `body`.

@@ -334,20 +334,24 @@ struct SettingsTableTests {
     }
 
     @Test(
-        "a secrets file that holds nothing is refused, never taken as no authentication",
-        arguments: [("PAGERD_AUTH_TOKEN_FILE", "authToken"), ("PAGERD_ACCESS_KEYS_FILE", "accessKeys")])
-    func emptySecretsFiles(variable: String, setting: String) throws {
+        "a secrets file that holds nothing (or no keys) is refused, never taken as no authentication",
+        arguments: [
+            ("PAGERD_AUTH_TOKEN_FILE", "authToken", " \n\t"), ("PAGERD_ACCESS_KEYS_FILE", "accessKeys", " \n\t"),
+            ("PAGERD_ACCESS_KEYS_FILE", "accessKeys", "[]"), ("PAGERD_ACCESS_KEYS_FILE", "accessKeys", " null\n"),
+        ])
+    func emptySecretsFiles(variable: String, setting: String, contents: String) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-empty-\(getpid())").path
-        try " \n\t".write(toFile: path, atomically: true, encoding: .utf8)
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let keys = #"[{"kid": "a", "alg": "HS256", "secret": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA"}]"#
         let environment = [variable: path, "PAGERD_AUTH_TOKEN": "other", "PAGERD_ACCESS_KEYS": keys]
         do {
             _ = try ConfigurationLoader(environment: environment).load()
-            Issue.record("an empty \(variable) was accepted")
+            Issue.record("\(variable) holding \(contents.debugDescription) was accepted")
         } catch {
             #expect(error.setting == setting)
             #expect(error.source == path)
+            if setting == "accessKeys" { #expect(error.reason == "the file holds no keys") }
         }
     }
 

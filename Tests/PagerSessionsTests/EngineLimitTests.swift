@@ -220,7 +220,7 @@ struct EngineLimitTests {
         #expect(await engine.sessionCount == 3)
     }
 
-    @Test("a task started inside `immediately` is not running on the engine and may enter it itself")
+    @Test("a task started inside `withLock` is not running on the engine and may enter it itself")
     func isolationIsNotInherited() async throws {
         let engine = Self.engine(EngineLimits())
         let id = try await engine.create(Self.onePage).id
