@@ -39,8 +39,8 @@ def run_refused(extra_env, timeout=15):
         pytest.fail(f"pagerd started instead of refusing: {error.stderr}")
 
 
-def create(server, template="mall"):
-    status, headers, state = server.json("POST", "/v1/sessions", {"template": template})
+def create(server, template="mall", **settings):
+    status, headers, state = server.json("POST", "/v1/sessions", {"template": template, **settings})
     assert status == 201, state
     assert (state["version"], headers["etag"]) == (1, '"1"')
     return state
@@ -260,6 +260,69 @@ def test_events_after_a_restart_resume_from_last_event_id(start_pagerd, tmp_path
     assert event[:2] == (5, "pageChanged")
     assert_same_state(event[2], moved)
     up_to_date.close()
+
+
+def test_an_untouched_swipe_is_given_up_at_its_kept_deadline_across_kill_9(start_pagerd, tmp_path):
+    """SPEC §6.4 `dragTimeout`: a swipe nobody touches is cancelled, as `end {"completed": false}`
+    would, in one change (`version` + 1) published as a `transition` event with `cause: timeout`,
+    at the time of the change that set it plus `dragTimeout`. The deadline is kept with the
+    session: (a) a restart before it keeps the swipe in flight until it, not `dragTimeout` after
+    the restart; (b) after a restart past it, the first read shows the swipe given up."""
+    path = tmp_path / "pagerd.db"
+    server = start_pagerd(sqlite_env(path))
+    at_rest = create(server, dragTimeout=2000)
+    sid = at_rest["id"]
+    assert (at_rest["index"], at_rest["pageOffset"], at_rest["transition"]) == (0, 0, None)
+
+    def swipe():
+        """Scrolls to 0.4 of the way to the next page: (the answer, the earliest and the latest
+        moment, on the monotonic clock, at which the server can have set the deadline)."""
+        sent = time.monotonic()
+        state = mutate(server, sid, "scroll", {"progress": 0.4})
+        answered = time.monotonic()
+        assert state["transition"] == {"from": 0, "to": 1, "progress": 0.4, "direction": "forward"}
+        assert (state["index"], state["pageOffset"]) == (0, 156)  # 0.4 of the 390-point viewport
+        return state, sent + 2.0, answered + 2.0
+
+    def given_up(state, version):
+        """The swipe cancelled: back at rest on page 0, as at creation, at `version`."""
+        assert state["version"] == version
+        assert (state["transition"], state["overscroll"], state["index"], state["pageOffset"]) == (None, None, 0, 0)
+        assert state["visible"] == [{"index": 0, "id": "product", "fraction": 1}]
+        assert_same_state({**state, "version": 1}, at_rest)
+
+    # (a) Killed mid-swipe and started again about a second before the deadline.
+    swiping, earliest, latest = swipe()
+    assert swiping["version"] == 2
+    assert server.stop(signal.SIGKILL) == -signal.SIGKILL
+    time.sleep(max(0.0, earliest - 1.3 - time.monotonic()))  # restarted 0.7 s after the scroll
+    server = start_pagerd(sqlite_env(path))
+    assert_same_state(read(server, sid), swiping)  # still in flight at 0.4, version 2
+    assert server.json("GET", f"/v1/sessions/{sid}/settings")[2]["dragTimeout"] == 2000
+    stream = EventStream(server.port, sid)
+    assert stream.next_event() == (2, "state", read(server, sid))
+    assert time.monotonic() < earliest, "the restart took too long to see the swipe before its deadline"
+    cancelled = wait_until("the swipe given up at its deadline", lambda state: state["version"] != 2, 2.0 + latest - time.monotonic(),
+                           0.02, observe=lambda: read(server, sid))
+    seen = time.monotonic()
+    given_up(cancelled, 3)
+    # Not early, and at the deadline the scroll set, not `dragTimeout` after the restart (which
+    # is at least 0.7 s later).
+    assert earliest - 0.05 <= seen <= latest + 0.4, (seen - earliest, latest - earliest)
+    version, kind, event = stream.next_event()
+    stream.close()
+    assert (version, kind, event["cause"]) == (3, "transition", "timeout")
+    assert_same_state(event, cancelled)
+
+    # (b) Killed mid-swipe again and started after the deadline passed while no process ran.
+    swiping, _, latest = swipe()
+    assert swiping["version"] == 4
+    assert server.stop(signal.SIGKILL) == -signal.SIGKILL
+    time.sleep(max(0.0, latest + 0.3 - time.monotonic()))  # nothing to poll: only time passes
+    server = start_pagerd(sqlite_env(path))
+    given_up(read(server, sid), 5)  # the first read: one change, the cancel
+    assert mutate(server, sid, "next")["version"] == 6
+    assert read(server, sid)["index"] == 1
 
 
 # One process per file, and files that are not pagerd's ────────────────────────────────────────

@@ -5,7 +5,9 @@ and a third-party generator makes fully typed models of it."""
 import ast
 import json
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -104,6 +106,27 @@ def test_document_form_suits_generators():
                 assert "401" in operation["responses"], f"{method} {path} does not list 401"
 
 
+class RecordingContract(Contract):
+    """The contract checker, keeping the `code` of every problem document it validated (a problem
+    is recorded only once it has matched the document)."""
+
+    def __init__(self, document=None):
+        super().__init__(document)
+        self.codes = set()
+
+    def check(self, method, path, status, headers, body):
+        value = super().check(method, path, status, headers, body)
+        if headers.get("content-type", "").startswith("application/problem+json") and isinstance(value, dict):
+            self.codes.add(value["code"])
+        return value
+
+
+# Codes of the document's ProblemCode that no test provokes, each with the reason.
+UNPROVOKED = {
+    "internal_error": "a defect of pagerd (500), never expected: no request is meant to provoke it",
+}
+
+
 def create(server, body):
     status, headers, state = server.json("POST", "/v1/sessions", body)
     assert status == 201, state
@@ -124,8 +147,8 @@ def read_events(port, sid, count, contract, kinds):
     stream.close()
 
 
-def test_every_answer_matches_the_document(pagerd, start_pagerd):
-    contract = Contract(DOCUMENT)
+def test_every_answer_matches_the_document(pagerd, start_pagerd, tmp_path):
+    contract = RecordingContract(DOCUMENT)
     server = CheckedServer(pagerd, contract)
     get, call = server.json, server.request
 
@@ -382,11 +405,104 @@ def test_every_answer_matches_the_document(pagerd, start_pagerd):
     # Without a key that can sign: 409 signing_unavailable.
     assert get("POST", f"/v1/sessions/{create(server, {'template': 'media'})}/tokens", {"scope": "watch"})[2]["code"] == "signing_unavailable"
 
-    # What was checked: every operation's success, and a problem of every code.
+    # The server's own 503s: memory_budget_exceeded, storage_unavailable with not_ready, and
+    # shutting_down.
+    provoke_memory_budget_exceeded(start_pagerd, contract)
+    provoke_storage_unavailable(start_pagerd, contract, tmp_path)
+    provoke_shutting_down(start_pagerd, contract)
+
+    # What was checked: every operation's success, a 503 of a read, a change and a creation, and a
+    # problem of every code the document lists but those no request is meant to provoke.
     operations = {op["operationId"]: op for item in DOCUMENT["paths"].values() for op in item.values()}
     for name, operation in operations.items():
         successes = {int(s) for s in operation["responses"] if s.startswith("2")}
         assert successes & contract.checked.get(name, set()), f"{name}: no success checked"
+    for name in ("ready", "getSession", "createSession", "insertPage"):
+        assert 503 in contract.checked[name], f"{name}: no 503 checked"
+    listed = set(DOCUMENT["components"]["schemas"]["ProblemCode"]["enum"])
+    assert set(UNPROVOKED) <= listed, set(UNPROVOKED) - listed
+    assert not contract.codes & set(UNPROVOKED), contract.codes & set(UNPROVOKED)
+    missing = listed - set(UNPROVOKED) - contract.codes
+    assert not missing, f"problem codes never answered and checked: {sorted(missing)}"
+
+
+def provoke_memory_budget_exceeded(start_pagerd, contract):
+    """All sessions together over a 1 MB memory budget: a creation, and pages added to a session
+    well under its own budget, are refused 503 memory_budget_exceeded."""
+    server = CheckedServer(start_pagerd({"PAGERD_MEMORY_BUDGET_BYTES": "1000000", "PAGERD_SESSION_BUDGET_BYTES": "400000",
+                                         "PAGERD_MAX_BODY_BYTES": "262144"}), contract)
+    body = {"pages": [{"id": f"p{i}", "title": f"P{i}", "content": {"blob": "x" * 15_000}} for i in range(7)]}
+    created, problem = [], None
+    for _ in range(40):  # 40 sessions of about 105 KB are four times the budget
+        status, headers, answer = server.json("POST", "/v1/sessions", body)
+        if status != 201:
+            problem = (status, headers.get("retry-after"), answer["code"])
+            break
+        created.append(answer["id"])
+    assert problem is not None and problem[0] == 503, problem
+    assert problem[1] and problem[2] == "memory_budget_exceeded", problem
+    assert len(created) >= 3
+    for i in range(10):  # what a creation of 105 KB found missing, 15 KB at a time
+        page = {"page": {"id": f"more{i}", "title": "More", "content": {"blob": "y" * 15_000}}}
+        status, _, answer = server.json("POST", f"/v1/sessions/{created[0]}/pages", page)
+        if status != 200:
+            break
+    assert (status, answer["code"]) == (503, "memory_budget_exceeded"), answer
+
+
+def provoke_storage_unavailable(start_pagerd, contract, tmp_path):
+    """A SQLite store whose file cannot grow (the server's RLIMIT_FSIZE lowered: a write fails as on
+    a full disk): a change is refused 503 storage_unavailable, /readyz answers 503 not_ready, and
+    reads keep working."""
+    pagerd = start_pagerd({"PAGERD_STORAGE": "sqlite", "PAGERD_DATA_PATH": str(tmp_path / "pagerd.db")})
+    server = CheckedServer(pagerd, contract)
+    sid = create(server, {"template": "media"})
+    soft, hard = resource.prlimit(pagerd.proc.pid, resource.RLIMIT_FSIZE)
+    limit = max(f.stat().st_size for f in tmp_path.iterdir()) + 64 * 1024
+    assert hard == resource.RLIM_INFINITY or hard >= limit, f"the hard file-size limit ({hard}) is below {limit}"
+    resource.prlimit(pagerd.proc.pid, resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        for i in range(100):
+            page = {"page": {"id": f"big{i}", "title": "Big", "content": {"blob": "x" * 8000}}}
+            status, headers, answer = server.json("POST", f"/v1/sessions/{sid}/pages", page)
+            if status != 200:
+                break
+        assert (status, headers.get("retry-after"), answer["code"]) == (503, "1", "storage_unavailable"), answer
+        status, _, answer = server.json("GET", "/readyz")
+        assert (status, answer["code"]) == (503, "not_ready"), answer
+        assert server.json("GET", f"/v1/sessions/{sid}")[0] == 200
+    finally:
+        resource.prlimit(pagerd.proc.pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def provoke_shutting_down(start_pagerd, contract):
+    """While pagerd stops (SIGTERM, an upload stuck half-way holding it in its grace period), a
+    request on a kept-alive connection is answered 503 shutting_down, and /readyz, asked until it
+    closes its connection, answers 503 not_ready or shutting_down (or a 200 the stop overtook)."""
+    pagerd = start_pagerd({"PAGERD_SHUTDOWN_GRACE": "3"})
+    sid = create(CheckedServer(pagerd, contract), {"template": "media"})
+    stuck, probe, late = (rawhttp.Connection(pagerd.port) for _ in range(3))
+
+    def checked(connection, method, path):
+        status, headers, body = connection.request(method, path)
+        contract.check(method, path, status, headers, body)
+        return status, headers, (json.loads(body) if body else None)
+
+    try:
+        stuck.send(b"POST /v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                   b"Content-Length: 1000\r\n\r\n" + b'{"template')  # 10 of the 1,000 bytes
+        assert checked(probe, "GET", "/readyz")[0] == 200
+        assert checked(late, "GET", f"/v1/sessions/{sid}")[0] == 200
+        pagerd.proc.send_signal(signal.SIGTERM)
+        status, _, answer = wait_until("/readyz closing a kept-alive connection", lambda seen: seen[1].get("connection") == "close",
+                                       5, 0.01, observe=lambda: checked(probe, "GET", "/readyz"))
+        assert status == 200 or answer["code"] in ("not_ready", "shutting_down"), (status, answer)
+        status, headers, answer = checked(late, "GET", f"/v1/sessions/{sid}")
+        assert (status, answer["code"], headers["connection"]) == (503, "shutting_down", "close"), (status, answer)
+    finally:
+        for connection in (stuck, probe, late):
+            connection.close()
+    assert pagerd.proc.wait(timeout=15) == 0
 
 
 def test_generated_python_client_is_fully_typed(tmp_path):
