@@ -28,7 +28,7 @@ enum TablePages {
 }
 
 /// The table of web/test/conformance.mjs: every setting that bears on a scroll, each value at
-/// least once, the interplay in groups (159 settings).
+/// least once, the interplay in groups (162 settings).
 func conformanceTable() -> [TableConfig] {
     var configs: [TableConfig] = []
     func add(_ name: String, _ pages: [JSONValue], _ settings: JSONObject, effectiveLayout: String? = nil) {
@@ -242,6 +242,17 @@ func conformanceTable() -> [TableConfig] {
                     ],
                 ])
         }
+        // Across the loop's seam (clamped as in a bounded bar), `trailing` in RTL.
+        add(
+            "scroll-position/\(position)/loop", P.seven,
+            [
+                "mode": "loop", "layoutDirection": .string(position == "trailing" ? "rtl" : "ltr"),
+                "viewport": ["width": 200],
+                "tabBar": [
+                    "layout": "scrollable", "inset": 12, "selectedScrollPosition": .string(position),
+                    "indicator": ["style": "elastic"],
+                ],
+            ])
     }
 
     // The indicator inset.
@@ -285,6 +296,13 @@ func conformanceTable() -> [TableConfig] {
                 "tabBar": ["layout": "auto", "maxTabWidth": 120, "minTabWidth": 40],
             ], effectiveLayout: "scrollable")
     }
+    // Across the loop's seam: scrollable at W = 200, with bounded widths.
+    add(
+        "auto/loop", P.five,
+        [
+            "mode": "loop", "viewport": ["width": 200],
+            "tabBar": ["layout": "auto", "maxTabWidth": 120, "minTabWidth": 40, "indicator": ["style": "elastic"]],
+        ], effectiveLayout: "scrollable")
     // Widths 80, 80 and 72 fit the share 130: fixed.
     add(
         "auto/fixed/390", P.three,

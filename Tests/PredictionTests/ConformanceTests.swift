@@ -61,7 +61,7 @@ struct ConformanceTests {
                 + "largest difference \(totals.maxDifference), \(totals.differences) differences, "
                 + "in \(seconds) s against \(binary.path)")
         for failure in totals.failures.prefix(20) { print("  " + failure) }
-        #expect(configs.count == 159)
+        #expect(configs.count == 162)
         #expect(totals.differences == 0)
         #expect(totals.maxDifference <= 1e-6)
         #expect(totals.table > 70_000 && totals.sweep >= 4000 && totals.edge >= 40)

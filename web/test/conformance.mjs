@@ -182,6 +182,11 @@ function table(features) {
           tabBar: { layout: "scrollable", inset: 12, selectedScrollPosition: position, indicator: { overscroll: "bounce" } },
         });
       }
+      // Across the loop's seam (clamped as in a bounded bar), `trailing` in RTL.
+      add(`scroll-position/${position}/loop`, PAGES.seven, {
+        mode: "loop", layoutDirection: position === "trailing" ? "rtl" : "ltr", viewport: { width: 200 },
+        tabBar: { layout: "scrollable", inset: 12, selectedScrollPosition: position, indicator: { style: "elastic" } },
+      });
     }
   }
   if (features.indicatorInset) {
@@ -204,6 +209,8 @@ function table(features) {
     group = "maxTabWidth";
     add("max-width/scrollable", PAGES.five, { tabBar: { layout: "scrollable", maxTabWidth: 70 } });
     for (const width of [390, 200]) add(`auto/${width}`, PAGES.five, { viewport: { width }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40 } }, "scrollable");
+    // Across the loop's seam: scrollable at W = 200, with bounded widths.
+    add("auto/loop", PAGES.five, { mode: "loop", viewport: { width: 200 }, tabBar: { layout: "auto", maxTabWidth: 120, minTabWidth: 40, indicator: { style: "elastic" } } }, "scrollable");
     // Widths 80, 80 and 72 fit the share 130: fixed.
     add("auto/fixed/390", PAGES.three, { viewport: { width: 390 }, rubberBand: { style: "linear" }, tabBar: { layout: "auto", indicator: { overscroll: "bounce" } } }, "fixed");
   }
