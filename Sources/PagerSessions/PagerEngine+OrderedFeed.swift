@@ -56,7 +56,7 @@ extension PagerEngine {
         while true {
             while let next = feed.waiting.removeValue(forKey: feed.pager.version + 1) {
                 guard let event = event(for: next, after: feed.pager, in: session) else {
-                    // Not followable from here (too large to notify, or not fitting): the row is
+                    // Not followable from here (not readable, or not fitting): the row is
                     // loaded, and its state published when it comes (``deliverLoaded(_:to:)``).
                     feed.waiting[feed.pager.version + 1] = next
                     feed.stuck = true

@@ -90,7 +90,7 @@ public struct RemoteChange: Sendable {
         /// Only a new position (index, transition, overscroll, timer), to lay on the version
         /// before; nil when it does not fit that version.
         case position(@Sendable (Pager) -> Pager?)
-        /// Nothing (too large to carry): the session is loaded.
+        /// Nothing readable (an announcement not put back together): the session is loaded.
         case unknown
         /// The session was deleted.
         case deleted

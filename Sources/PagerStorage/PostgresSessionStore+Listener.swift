@@ -32,12 +32,14 @@ extension PostgresSessionStore {
     ) {
         var listening: PostgresConnection?
         var lost = false
+        var pieces = PieceAssembler()
         while !queue.isClosing {
             do {
                 if listening == nil {
                     let made = try PostgresConnection(url: options.url, password: options.password)
                     try made.execute("LISTEN \(Self.channel)")
                     listening = made
+                    pieces = PieceAssembler()
                     listenerConnected.store(true, ordering: .relaxed)
                     onListening()
                     if lost {
@@ -46,7 +48,8 @@ extension PostgresSessionStore {
                     }
                 }
                 for payload in try listening?.notifications(timeout: 0.5) ?? [] {
-                    if let change = remoteChange(from: payload) { onChange(change) }
+                    guard let whole = pieces.take(payload, skipping: instance) else { continue }
+                    if let change = remoteChange(from: whole) { onChange(change) }
                 }
             } catch {
                 if !lost || listening != nil { options.log("\(place): listening for changes failed: \(error)") }
@@ -61,7 +64,7 @@ extension PostgresSessionStore {
 
     /// An announcement of another process as a change; nil for this process's own and for
     /// anything unreadable.
-    private func remoteChange(from payload: String) -> RemoteChange? {
+    func remoteChange(from payload: String) -> RemoteChange? {
         let lines = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         let header = lines[0].split(separator: " ")
         guard header.count == 6, header[0] != Substring(instance), let version = Int(header[3]),
@@ -86,5 +89,48 @@ extension PostgresSessionStore {
         default: return nil
         }
         return RemoteChange(id: id, version: version, announcement: announcement, state: state)
+    }
+}
+
+/// Puts back together a state announced in pieces (see
+/// ``PostgresSessionStore/announcements(header:body:pieceHeader:)``): the pieces of one
+/// announcement arrive together and in order, so the assembler holds one announcement at a time.
+/// A piece out of turn (never expected) gives its change as unknown, so its session is loaded.
+struct PieceAssembler {
+    /// The announcement being put together (its header without the piece numbers), the number
+    /// of its next piece, how many it has, and the body so far.
+    private var key = ""
+    private var next = 0
+    private var count = 0
+    private var body = ""
+
+    /// `payload` as a whole announcement: itself, unless it is a piece; for the last piece of an
+    /// announcement, the announcement put together; nil while pieces are missing and for this
+    /// process's own pieces (`instance`).
+    mutating func take(_ payload: String, skipping instance: String) -> String? {
+        let firstLine = payload.prefix { $0 != "\n" }
+        let header = firstLine.split(separator: " ")
+        guard header.count == 8, header[1] == "C" else { return payload }
+        guard header[0] != Substring(instance), let index = Int(header[6]), let total = Int(header[7]) else {
+            return nil
+        }
+        var fields = header[0..<6].map(String.init)
+        let announcement = fields.joined(separator: " ")
+        let piece = payload.dropFirst(firstLine.count + 1)
+        if index == 0 {
+            (key, next, count, body) = (announcement, 1, total, String(piece))
+        } else if announcement == key, index == next, total == count {
+            body += piece
+            next += 1
+        } else {
+            key = ""
+            fields[1] = "U"
+            return fields.joined(separator: " ")
+        }
+        guard next == count else { return nil }
+        key = ""
+        // As if announced whole: `S`, then the position and the document.
+        fields[1] = "S"
+        return fields.joined(separator: " ") + "\n" + body
     }
 }

@@ -98,7 +98,8 @@ extension PostgresSessionStore {
                     UPDATE pagerd_sessions SET version = $2, document = $3, position = $4,
                         last_used = greatest(last_used, $5), bytes = $7
                         WHERE id = $1 AND version = $2 - 1 AND EXISTS (SELECT 1 FROM room) RETURNING 1)
-            SELECT pg_notify('\(channel)', $6) FROM kept
+            SELECT pg_notify('\(channel)', payload) FROM kept, unnest($6::text[]) WITH ORDINALITY AS a(payload, n)
+                ORDER BY n
             """)
         try connection.prepare(
             "move",

@@ -18,8 +18,9 @@ import Synchronization
 /// Every save names the version it replaces (`WHERE version = new − 1`), so a stale copy never
 /// overwrites a newer row: such a save fails alone, as a conflict carrying the row as it is.
 /// Each kept change is announced in the same transaction (`pg_notify`, delivered at commit):
-/// the new position, and the whole document when the payload stays under PostgreSQL's 8,000
-/// bytes (else only the version, and listeners load the row). When a transaction fails (the
+/// the new position, and for a save the whole document: in one payload when it fits
+/// PostgreSQL's 8,000 bytes, else in pieces that listeners put back together, so that each
+/// version reaches every instance whole. When a transaction fails (the
 /// server went away, a disk is full), the writer fails it and everything queued behind it,
 /// refuses submissions for ``Options/retryDelay``, and reconnects before its next transaction.
 public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
@@ -72,6 +73,46 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     static let channel = "pagerd"
     /// The largest announcement PostgreSQL takes is 8,000 bytes; this leaves room for the header.
     static let maxPayload = 7_900
+
+    /// The announcements of a saved state whose position and document are `body`: one,
+    /// `header` and the body, when it fits in ``maxPayload``; else the body cut into pieces
+    /// (never inside a UTF-8 sequence), each announced under `pieceHeader(i, n)`, piece i of n.
+    /// A transaction's announcements reach every listener together and in order, so a listener
+    /// puts the pieces back together (``PieceAssembler``) and every version arrives whole,
+    /// however large, even while other instances write the same session.
+    static func announcements(header: String, body: [UInt8], pieceHeader: (Int, Int) -> String) -> [String] {
+        if header.utf8.count + 1 + body.count <= maxPayload {
+            return [header + "\n" + String(decoding: body, as: UTF8.self)]
+        }
+        let room = maxPayload - pieceHeader(Int.max, Int.max).utf8.count - 1
+        var pieces: [ArraySlice<UInt8>] = []
+        var start = 0
+        while start < body.count {
+            var end = min(start + room, body.count)
+            // Back to the start of a UTF-8 sequence (a byte that is not 10xxxxxx).
+            while end < body.count, body[end] & 0xC0 == 0x80 { end -= 1 }
+            pieces.append(body[start..<end])
+            start = end
+        }
+        return pieces.enumerated().map { index, piece in
+            pieceHeader(index, pieces.count) + "\n" + String(decoding: piece, as: UTF8.self)
+        }
+    }
+
+    /// `texts` as a PostgreSQL array literal of text (`{"…","…"}`), for a `$n::text[]` parameter.
+    static func textArray(_ texts: [String]) -> String {
+        var literal = "{"
+        for (index, text) in texts.enumerated() {
+            if index > 0 { literal += "," }
+            literal += "\""
+            for character in text.unicodeScalars {
+                if character == "\"" || character == "\\" { literal += "\\" }
+                literal.unicodeScalars.append(character)
+            }
+            literal += "\""
+        }
+        return literal + "}"
+    }
 
     let options: Options
     private let connection: PostgresConnection
@@ -380,17 +421,14 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
                     parameters: [.text(id), .int(pager.version), .bytes(position), .double(lastUsed), .text(payload)])
             }
             let document = StoredRecord.document(of: pager)
-            // Too large to announce whole: a notice to load it (measured before anything is copied).
-            let payload =
-                header.utf8.count + position.count + document.count + 2 > Self.maxPayload
-                ? "\(instance) U \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue)"
-                : header + "\n" + String(decoding: position, as: UTF8.self) + "\n"
-                    + String(decoding: document, as: UTF8.self)
+            let payloads = Self.announcements(
+                header: header, body: position + [UInt8(ascii: "\n")] + document,
+                pieceHeader: { "\(instance) C \(id) \(pager.version) \(kind.rawValue) \(cause.rawValue) \($0) \($1)" })
             return .init(
                 name: "save",
                 parameters: [
                     .text(id), .int(pager.version), .bytes(document), .bytes(position), .double(lastUsed),
-                    .text(payload), .int(pager.storedBytes), .int(options.memoryBudgetBytes),
+                    .text(Self.textArray(payloads)), .int(pager.storedBytes), .int(options.memoryBudgetBytes),
                 ])
         case .delete(_, let version):
             return .init(

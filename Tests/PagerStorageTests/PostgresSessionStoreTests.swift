@@ -254,6 +254,41 @@ struct PostgresSessionStoreTests {
         store.close()
     }
 
+    @Test("a state too large for one announcement reaches the other store whole, in pieces, version by version")
+    func largeStatesAnnouncedInPieces() async throws {
+        let url = try Self.database()
+        let one = try Self.open(url), two = try Self.open(url)
+        let heard = Heard()
+        let listening = Locked(false)
+        two.listen(onChange: { heard.add($0) }, onResynchronize: {}, onListening: { listening.withLock { $0 = true } })
+        await waitUntil("the listener's LISTEN is in place") { listening.withLock { $0 } }
+        // About 35 KB of content (7 KB a page), with two- and four-byte UTF-8 sequences at every offset.
+        let text = String(repeating: "aé🙂", count: 1_000)
+        var pager = try Pager(
+            pages: (0..<5).map { Page(id: "p\($0)", title: "Page \($0)", content: ["text": .string(text)]) },
+            initialPage: .index(0))
+        #expect(StoredRecord.document(of: pager).count > 3 * PostgresSessionStore.maxPayload)
+        #expect(try await commit(one, .save(Self.id("big"), pager, lastUsed: 1, positionOnly: false)) == nil)
+        var saved: [Pager] = []
+        for title in ["first", "second", "third"] {
+            pager = try pager.applying(.update(pageID: "p1", PageUpdate(title: title))).pager
+            saved.append(pager)
+            #expect(try await commit(one, .save(Self.id("big"), pager, lastUsed: 2, positionOnly: false)) == nil)
+        }
+        await waitUntil("three changes were heard") { heard.changes.count >= 3 }
+        let changes = heard.changes
+        #expect(changes.map(\.version) == [2, 3, 4])
+        for (change, pager) in zip(changes, saved) {
+            guard case .whole(let whole) = change.state else {
+                Issue.record("version \(change.version) was not heard whole: \(change.state)")
+                continue
+            }
+            #expect(whole == pager)
+        }
+        one.close()
+        two.close()
+    }
+
     @Test("a database with a newer schema is refused; a wrong password is refused without being repeated")
     func refusals() throws {
         let url = try Self.database()
@@ -288,4 +323,60 @@ struct Answers: Sendable {
 
     func add(_ error: StoreError?) { collected.withLock { $0.append(error) } }
     var errors: [StoreError?] { collected.withLock { $0 } }
+}
+
+@Suite("PostgreSQL announcements: a large state in pieces, put back together")
+struct AnnouncementPieceTests {
+    static let header = "inst1 S session-1 7 pageChanged request"
+    static func pieceHeader(_ index: Int, _ count: Int) -> String {
+        "inst1 C session-1 7 pageChanged request \(index) \(count)"
+    }
+
+    @Test(
+        "a body that fits is one announcement; a larger one is cut into pieces of at most 7,900 bytes, never inside a character"
+    )
+    func cutting() {
+        #expect(
+            PostgresSessionStore.announcements(
+                header: Self.header, body: Array("{}\n{}".utf8), pieceHeader: Self.pieceHeader)
+                == [Self.header + "\n{}\n{}"])
+        let body = Array(("{\"i\":0}\n{\"t\":\"" + String(repeating: "é🙂x", count: 6_000) + "\"}").utf8)
+        let pieces = PostgresSessionStore.announcements(header: Self.header, body: body, pieceHeader: Self.pieceHeader)
+        #expect((body.count / 7_900 + 1...body.count / 7_700 + 1).contains(pieces.count))
+        #expect(pieces.allSatisfy { $0.utf8.count <= PostgresSessionStore.maxPayload })
+        #expect(pieces.first?.hasPrefix(Self.pieceHeader(0, pieces.count) + "\n") == true)
+        // Each piece is valid UTF-8 by itself, and the pieces make the body again.
+        let joined = pieces.map { $0.drop { $0 != "\n" }.dropFirst() }.joined()
+        #expect(Array(joined.utf8) == body)
+    }
+
+    @Test("the pieces are put back together as one whole announcement; this process's own are skipped")
+    func assembling() {
+        let body = "{\"i\":0}\n" + String(repeating: "é🙂x", count: 5_000)
+        let pieces = PostgresSessionStore.announcements(
+            header: Self.header, body: Array(body.utf8), pieceHeader: Self.pieceHeader)
+        var assembler = PieceAssembler()
+        let answers = pieces.map { assembler.take($0, skipping: "other") }
+        #expect(answers.dropLast().allSatisfy { $0 == nil })
+        #expect(answers.last == Self.header + "\n" + body)
+        // Not a piece: given as it is.
+        #expect(
+            assembler.take("inst1 M session-1 8 transition request\n{}", skipping: "other")
+                == "inst1 M session-1 8 transition request\n{}")
+        // This process's own pieces are nobody's business here.
+        #expect(pieces.map { assembler.take($0, skipping: "inst1") }.allSatisfy { $0 == nil })
+    }
+
+    @Test("a piece out of turn gives its change as unknown (its session is loaded), and the next one is read")
+    func outOfTurn() {
+        let body = Array(("{}\n" + String(repeating: "x", count: 20_000)).utf8)
+        let pieces = PostgresSessionStore.announcements(header: Self.header, body: body, pieceHeader: Self.pieceHeader)
+        #expect(pieces.count == 3)
+        var assembler = PieceAssembler()
+        #expect(assembler.take(pieces[0], skipping: "other") == nil)
+        #expect(assembler.take(pieces[2], skipping: "other") == "inst1 U session-1 7 pageChanged request")
+        #expect(
+            pieces.map { assembler.take($0, skipping: "other") }.last == Self.header + "\n"
+                + String(decoding: body, as: UTF8.self))
+    }
 }

@@ -226,6 +226,39 @@ def test_streams_see_every_version_in_order_while_two_instances_write_concurrent
     assert_every_version_seen_or_skipped(followers, 501, lambda: skips(cluster.instances) - skipped)
 
 
+def test_streams_see_every_version_of_a_large_session_while_two_instances_write_it(cluster):
+    """A state too large for one PostgreSQL announcement (8,000 bytes) is announced in pieces, so
+    the instances that did not write a version still hand it to their streams: no version is
+    missing from any stream, and nothing is skipped."""
+    a, b, c = cluster.instances
+    pages = [{"id": f"p{n}", "title": f"P{n}", "content": {"text": "é🙂x" * 400}} for n in range(5)]
+    status, _, created = post(a, "/v1/sessions", {"pages": pages})
+    assert status == 201, created
+    sid = created["id"]
+    streams = {"c": EventReader(c.port, sid), "proxy": EventReader(cluster.proxy.port, sid),
+               "a, which writes too": EventReader(a.port, sid), "b, which writes too": EventReader(b.port, sid)}
+    for stream in streams.values():
+        assert stream.next_event()[:2] == (1, "state")
+    followers = {name: Follower(stream) for name, stream in streams.items()}
+    skipped = skips(cluster.instances)
+    failures = []
+
+    def writer(instance, tag):
+        for n in range(30):
+            status, _, body = instance.json("PATCH", f"/v1/sessions/{sid}/pages/p{n % 5}", {"title": f"{tag}{n}"})
+            if status != 200:
+                failures.append((status, body))
+
+    threads = [threading.Thread(target=writer, args=pair) for pair in ((a, "a"), (b, "b"), (a, "A"), (b, "B"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert_every_version_seen_or_skipped(followers, 121, lambda: 0)
+    assert skips(cluster.instances) - skipped == 0
+
+
 def test_streams_see_every_version_when_a_writer_is_killed(cluster):
     a, b, c = cluster.instances
     sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
