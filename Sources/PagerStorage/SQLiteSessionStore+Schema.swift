@@ -101,7 +101,9 @@ extension SQLiteSessionStore {
         let check = try database.prepare("PRAGMA quick_check(5)")
         var findings: [String] = []
         while try check.step() { findings.append(check.string(0)) }
-        return findings == ["ok"] ? nil : findings.joined(separator: "; ")
+        // A finding may span lines ("*** in database main ***\n…"): one log line each.
+        let lines = findings.flatMap { $0.split(whereSeparator: \.isNewline) }.map(String.init)
+        return findings == ["ok"] ? nil : lines.joined(separator: "; ")
     }
 
     /// Schema 1 to 2, in one transaction: every session's whole document (the table's, with the

@@ -733,6 +733,40 @@ def test_an_empty_data_file_starts_with_no_sessions_and_a_warning(start_pagerd, 
 FOLD_FAILED = "folding the journal into the tables failed"
 
 
+def test_a_file_damaged_while_serving_is_found_by_the_first_failed_fold_and_never_written_again(start_pagerd, tmp_path):
+    path = tmp_path / "pagerd.db"
+    server = start_pagerd(sqlite_env(path, PAGERD_SQLITE_CHECKPOINT_BYTES="65536"))
+    sid = create(server)["id"]
+    # Another process damages the file: the index of the parts table is pointed at the journal's
+    # pages, as a broken disk or a stray write could. Commits (to the journal) still work; a fold
+    # (which writes the parts) fails, and the check it runs then finds the damage.
+    with sqlite3.connect(path, timeout=10) as db:
+        journal = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'journal'").fetchone()[0]
+        version = db.execute("PRAGMA schema_version").fetchone()[0]
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute("UPDATE sqlite_master SET rootpage = ? WHERE name = 'sqlite_autoindex_parts_1'", (journal,))
+        db.execute(f"PRAGMA schema_version = {version + 1}")
+    db.close()
+    refused = None
+    for i in range(40):  # 320 KB through the journal: a fold is due after a few commits
+        status, _, answer = server.json("POST", f"/v1/sessions/{sid}/pages",
+                                        {"page": {"id": f"p{i}", "title": "P", "content": {"blob": "f" * 8000}}})
+        if status != 200:
+            refused = (status, answer)
+            break
+    assert refused is not None, "no change was refused"
+    assert (refused[0], refused[1].get("code")) == (503, "storage_unavailable"), refused
+    assert_not_ready(server)
+    damaged = [line for line in server.log if f"{path} is damaged (PRAGMA quick_check: " in line]
+    assert len(damaged) == 1 and "refuses every change from now on" in damaged[0], damaged
+    # Never tried again: one failed fold however many changes come, reads still served.
+    for _ in range(5):
+        assert server.json("POST", f"/v1/sessions/{sid}/next")[0] == 503
+    assert read(server, sid)["id"] == sid
+    assert storage_metrics(server)["pagerd_storage_failed_folds"] == 1
+    assert not [line for line in server.log if FOLD_FAILED in line]
+
+
 def test_a_fold_that_keeps_failing_backs_off_is_counted_and_logged_once_per_try(start_pagerd, tmp_path):
     path = tmp_path / "pagerd.db"
     server = start_pagerd(sqlite_env(path, PAGERD_SQLITE_CHECKPOINT_BYTES="65536"))
