@@ -38,6 +38,17 @@ struct PostgresSessionStoreTests {
 
     static func id(_ name: String) -> SessionID { SessionID("session-id-for-tests-" + name) }
 
+    /// Two stores on one new database, the second listening (its `LISTEN` in place) into `heard`.
+    static func sharedPair() async throws -> (PostgresSessionStore, PostgresSessionStore, Heard) {
+        let url = try database()
+        let one = try open(url), two = try open(url)
+        let heard = Heard()
+        let listening = Locked(false)
+        two.listen(onChange: { heard.add($0) }, onResynchronize: {}, onListening: { listening.withLock { $0 = true } })
+        await waitUntil("the listener's LISTEN is in place") { listening.withLock { $0 } }
+        return (one, two, heard)
+    }
+
     static func pager(pages: Int, index: Int = 0) throws -> Pager {
         try Pager(pages: (0..<pages).map { Page(id: "p\($0)", title: "Page \($0)") }, initialPage: .index(index))
     }
@@ -124,12 +135,7 @@ struct PostgresSessionStoreTests {
 
     @Test("two stores share a database: each hears the other's changes, never its own; idle rows expire")
     func sharing() async throws {
-        let url = try Self.database()
-        let one = try Self.open(url), two = try Self.open(url)
-        let heard = Heard()
-        let listening = Locked(false)
-        two.listen(onChange: { heard.add($0) }, onResynchronize: {}, onListening: { listening.withLock { $0 = true } })
-        await waitUntil("the listener's LISTEN is in place") { listening.withLock { $0 } }
+        let (one, two, heard) = try await Self.sharedPair()
         let pager = try Self.pager(pages: 3)
         let next = try pager.applying(.next).pager
         let patched = try next.applying(.insert(Page(id: "x", title: "X"), at: nil)).pager
@@ -256,12 +262,7 @@ struct PostgresSessionStoreTests {
 
     @Test("a state too large for one announcement reaches the other store whole, in pieces, version by version")
     func largeStatesAnnouncedInPieces() async throws {
-        let url = try Self.database()
-        let one = try Self.open(url), two = try Self.open(url)
-        let heard = Heard()
-        let listening = Locked(false)
-        two.listen(onChange: { heard.add($0) }, onResynchronize: {}, onListening: { listening.withLock { $0 = true } })
-        await waitUntil("the listener's LISTEN is in place") { listening.withLock { $0 } }
+        let (one, two, heard) = try await Self.sharedPair()
         // About 35 KB of content (7 KB a page), with two- and four-byte UTF-8 sequences at every offset.
         let text = String(repeating: "aé🙂", count: 1_000)
         var pager = try Pager(

@@ -200,14 +200,21 @@ def assert_every_version_seen_or_skipped(followers, last, skipped):
     assert sum(map(len, missing.values())) == skipped(), {name: gone[:20] for name, gone in missing.items()}
 
 
-def test_streams_see_every_version_in_order_while_two_instances_write_concurrently(cluster):
+def follow_everywhere(cluster, sid):
+    """A follower of session `sid` on each instance (a and b write in the tests) and through nginx,
+    each past its first `state` event."""
     a, b, c = cluster.instances
-    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
     streams = {"c": EventReader(c.port, sid), "proxy": EventReader(cluster.proxy.port, sid),
                "a, which writes too": EventReader(a.port, sid), "b, which writes too": EventReader(b.port, sid)}
     for stream in streams.values():
         assert stream.next_event()[:2] == (1, "state")
-    followers = {name: Follower(stream) for name, stream in streams.items()}
+    return {name: Follower(stream) for name, stream in streams.items()}
+
+
+def test_streams_see_every_version_in_order_while_two_instances_write_concurrently(cluster):
+    a, b, _ = cluster.instances
+    sid = post(a, "/v1/sessions", {"template": "mall"})[2]["id"]
+    followers = follow_everywhere(cluster, sid)
     skipped = skips(cluster.instances)
     failures = []
 
@@ -230,16 +237,12 @@ def test_streams_see_every_version_of_a_large_session_while_two_instances_write_
     """A state too large for one PostgreSQL announcement (8,000 bytes) is announced in pieces, so
     the instances that did not write a version still hand it to their streams: no version is
     missing from any stream, and nothing is skipped."""
-    a, b, c = cluster.instances
+    a, b, _ = cluster.instances
     pages = [{"id": f"p{n}", "title": f"P{n}", "content": {"text": "é🙂x" * 400}} for n in range(5)]
     status, _, created = post(a, "/v1/sessions", {"pages": pages})
     assert status == 201, created
     sid = created["id"]
-    streams = {"c": EventReader(c.port, sid), "proxy": EventReader(cluster.proxy.port, sid),
-               "a, which writes too": EventReader(a.port, sid), "b, which writes too": EventReader(b.port, sid)}
-    for stream in streams.values():
-        assert stream.next_event()[:2] == (1, "state")
-    followers = {name: Follower(stream) for name, stream in streams.items()}
+    followers = follow_everywhere(cluster, sid)
     skipped = skips(cluster.instances)
     failures = []
 
