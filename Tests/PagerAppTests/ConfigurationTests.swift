@@ -340,7 +340,8 @@ struct SettingsTableTests {
             ("PAGERD_ACCESS_KEYS_FILE", "accessKeys", "[]"), ("PAGERD_ACCESS_KEYS_FILE", "accessKeys", " null\n"),
         ])
     func emptySecretsFiles(variable: String, setting: String, contents: String) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-empty-\(getpid())").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pagerd-empty-\(UUID().uuidString)")
+            .path
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let keys = #"[{"kid": "a", "alg": "HS256", "secret": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA"}]"#
