@@ -64,7 +64,7 @@ extension PostgresSessionStore {
 
     /// An announcement of another process as a change; nil for this process's own and for
     /// anything unreadable.
-    func remoteChange(from payload: String) -> RemoteChange? {
+    private func remoteChange(from payload: String) -> RemoteChange? {
         let lines = payload.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         let header = lines[0].split(separator: " ")
         guard header.count == 6, header[0] != Substring(instance), let version = Int(header[3]),

@@ -100,18 +100,22 @@ public final class PostgresSessionStore: SessionStore, @unchecked Sendable {
     }
 
     /// `texts` as a PostgreSQL array literal of text (`{"…","…"}`), for a `$n::text[]` parameter.
+    /// Written as UTF-8 bytes: a quote or a backslash is never part of a multi-byte sequence.
     static func textArray(_ texts: [String]) -> String {
-        var literal = "{"
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var literal: [UInt8] = [UInt8(ascii: "{")]
+        literal.reserveCapacity(texts.reduce(2) { $0 + $1.utf8.count + 3 })
         for (index, text) in texts.enumerated() {
-            if index > 0 { literal += "," }
-            literal += "\""
-            for character in text.unicodeScalars {
-                if character == "\"" || character == "\\" { literal += "\\" }
-                literal.unicodeScalars.append(character)
+            if index > 0 { literal.append(UInt8(ascii: ",")) }
+            literal.append(quote)
+            for byte in text.utf8 {
+                if byte == quote || byte == backslash { literal.append(backslash) }
+                literal.append(byte)
             }
-            literal += "\""
+            literal.append(quote)
         }
-        return literal + "}"
+        literal.append(UInt8(ascii: "}"))
+        return String(decoding: literal, as: UTF8.self)
     }
 
     let options: Options

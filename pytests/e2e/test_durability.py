@@ -263,7 +263,7 @@ def test_events_after_a_restart_resume_from_last_event_id(start_pagerd, tmp_path
 
 
 def test_an_untouched_swipe_is_given_up_at_its_kept_deadline_across_kill_9(start_pagerd, tmp_path):
-    """SPEC §6.4 `dragTimeout`: a swipe nobody touches is cancelled, as `end {"completed": false}`
+    """`dragTimeout` (docs/api.md, «Release by velocity»): a swipe nobody touches is cancelled, as `end {"completed": false}`
     would, in one change (`version` + 1) published as a `transition` event with `cause: timeout`,
     at the time of the change that set it plus `dragTimeout`. The deadline is kept with the
     session: (a) a restart before it keeps the swipe in flight until it, not `dragTimeout` after
