@@ -152,9 +152,15 @@ bench: deps
 	PAGERD_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-bench benchmark --target PagerBenchmarks
 
 # The Swift tests under ThreadSanitizer and AddressSanitizer, each in its own build folder, without
-# the Swift client (PAGERD_WITHOUT_CLIENT, see Package.swift).
+# the Swift client (PAGERD_WITHOUT_CLIENT, see Package.swift). ThreadSanitizer runs the tests one
+# at a time: run side by side, its tenfold slower tests kept the two threads that Swift tasks run
+# on busy for up to 30 s (a task sleeping 10 ms in a loop beside them woke 12–29 s late at worst),
+# and a test server's answer, which waits its turn there, came after the client's read timeout.
+# One at a time, a test's tasks have those threads to themselves; each test still runs its own
+# threads and tasks at once, which is what ThreadSanitizer watches.
 test-tsan: deps
-	PAGERD_WITHOUT_CLIENT=1 PAGERD_SKIP_CONFORMANCE=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	PAGERD_WITHOUT_CLIENT=1 PAGERD_SKIP_CONFORMANCE=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+		--no-parallel
 
 test-asan: deps
 	PAGERD_WITHOUT_CLIENT=1 PAGERD_SKIP_PROCESS_TESTS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \

@@ -50,13 +50,17 @@ public final class RawHTTPConnection: @unchecked Sendable {  // used by one thre
     /// to act as a second client; by default the system's choice); reads time out after
     /// `timeout` seconds.
     public init(port: Int, from source: String? = nil, timeout: Int = 15) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is stored only once connected: were it stored before a failure, the
+        // object's deinit would close it a second time, and by then the number may be another
+        // test's socket.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         if let source { try Self.call(bind, fd, address: source, port: 0) }
         try Self.call(connect, fd, address: "127.0.0.1", port: port)
+        self.fd = fd
     }
 
     /// Calls `function` (`bind` or `connect`) on `fd` with the IPv4 `address` and `port`; on
