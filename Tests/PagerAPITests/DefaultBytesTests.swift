@@ -33,8 +33,8 @@ struct DefaultBytesTests {
 
     @Test("random pagers over the settings that came before the layout ones answer the recorded bytes")
     func recordedBytes() async throws {
-        // Seconds of work (tens under ThreadSanitizer): it gives its thread back between walks,
-        // so that the tests beside it, whose servers answer on the same few threads, keep going.
+        // Seconds of work: it gives its thread back between walks, so that the tests run beside
+        // it, whose servers answer on the same two task threads, keep going.
         var digests: [UInt64] = []
         for seed in 0..<Self.walks {
             digests.append(try Self.walk(seed: UInt64(seed)))

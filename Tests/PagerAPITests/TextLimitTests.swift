@@ -93,8 +93,8 @@ struct TextLimitTests {
 
     @Test("the largest state document the limits allow is at most 32 MB, whatever the budgets")
     func largestDocument() async throws {
-        // Built and written on a thread of its own: seconds of work (tens under ThreadSanitizer)
-        // that would otherwise hold one of the few threads the tests beside it answer on.
+        // Built and written on a thread of its own: seconds of work that would otherwise hold one
+        // of the two task threads that the servers of the tests run beside it answer on.
         let count = try await onThread {
             let pager = try Self.largestPager()
             return StateDocument.encode(SessionSnapshot(id: "AAAAAAAAAAAAAAAAAAAAAA", pager: pager)).count

@@ -358,7 +358,7 @@ struct PagesPerViewTests {
     @Test(
         "on a long right-to-left pager the page offset sent back is still the rest: it is compared as it was reported",
         arguments: [(width: 411.43, perView: 1.0, spacing: 0.0), (width: 375, perView: 1.5, spacing: 7.3)])
-    func reportedOffsetOfLongPager(layout: (width: Double, perView: Double, spacing: Double)) async throws {
+    func reportedOffsetOfLongPager(layout: (width: Double, perView: Double, spacing: Double)) throws {
         let count = 100_000
         var settings = PagerSettings()
         settings.tabBar.layout = .none
@@ -377,8 +377,6 @@ struct PagesPerViewTests {
                 outcome.pager.version == pager.version && outcome.pager.transition == nil
                     && outcome.pager.overscroll == nil,
                 "\(layout) at \(initial): \(String(describing: outcome.pager.transition))")
-            // Seconds in all: the thread is given back between steps to the tests beside this one.
-            await Task.yield()
         }
     }
 }
